@@ -1,0 +1,265 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "nbin_hgrid.h"
+
+#include "atom.h"
+#include "citeme.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "fix.h"
+#include "group.h"
+#include "memory.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+using namespace LAMMPS_NS;
+
+static const char cite_neigh_hgrid[] =
+    "neighbor hgrid command: https://doi.org/10.1007/s40571-014-0020-y\n\n"
+    "@Article{Krijgsman2014,\n"
+    " author =  {D. Krijgsman and V. Ogarko and S. Luding},\n"
+    " title =   {Optimal parameters for a hierarchical grid data structure for contact\n"
+    "            detection in arbitrarily polydisperse particle systems},\n"
+    " journal = {Computational Particle Mechanics},\n"
+    " year =    2014,\n"
+    " volume =  1,\n"
+    " pages =   {357--372}\n"
+    "}\n\n";
+
+/* ---------------------------------------------------------------------- */
+
+NBinHGrid::NBinHGrid(LAMMPS *lmp) :
+    NBin(lmp), atom2level(nullptr), atom2cell(nullptr), user_levels(0), skin(0.0),
+    layout_printed(0)
+{
+  if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
+}
+
+NBinHGrid::~NBinHGrid()
+{
+  memory->destroy(atom2level);
+  memory->destroy(atom2cell);
+}
+
+/* ----------------------------------------------------------------------
+   called at every run setup: (re)read the neighbor keywords, choose the layout
+------------------------------------------------------------------------- */
+
+void NBinHGrid::copy_neighbor_info()
+{
+  NBin::copy_neighbor_info();
+  skin = neighbor->skin;
+  if (domain->triclinic)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor style hgrid does not support triclinic boxes; use neighbor bin or multi");
+  if (!atom->radius_flag)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor style hgrid requires atoms with a radius (e.g. atom_style sphere)");
+  parse_args();
+  choose_layout();
+}
+
+/* ----------------------------------------------------------------------
+   keywords after "neighbor SKIN hgrid":
+     levels N s_1 ... s_N   explicit cell sizes, strictly increasing
+     search topdown|bottomup
+------------------------------------------------------------------------- */
+
+void NBinHGrid::parse_args()
+{
+  const auto &args = neighbor->hgrid_args;
+  const int narg = args.size();
+  user_levels = 0;
+  user_layout = hgrid::Layout();
+
+  for (int iarg = 0; iarg < narg;) {
+    const std::string &key = args[iarg];
+    if (key == "levels") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword levels");
+      const int n = utils::inumeric(FLERR, args[iarg + 1], false, lmp);
+      if (n < 1)
+        error->all(FLERR, "Neighbor hgrid levels must be at least 1, got {}", args[iarg + 1]);
+      if (iarg + 2 + n > narg)
+        error->all(FLERR, "Neighbor hgrid levels {} needs {} cell sizes, found {}", n, n,
+                   narg - iarg - 2);
+      for (int h = 0; h < n; h++)
+        user_layout.cell_sizes.push_back(utils::numeric(FLERR, args[iarg + 2 + h], false, lmp));
+      user_levels = 1;
+      iarg += 2 + n;
+    } else if (key == "search") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword search");
+      if (args[iarg + 1] == "topdown")
+        user_layout.search = hgrid::Search::TopDown;
+      else if (args[iarg + 1] == "bottomup")
+        user_layout.search = hgrid::Search::BottomUp;
+      else
+        error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
+      iarg += 2;
+    } else
+      error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   smallest and largest cutoff diameter 2*r+skin over all atoms, including
+   particles that fix pour / fix deposit may insert later
+------------------------------------------------------------------------- */
+
+void NBinHGrid::range_of_cutoff_diameters(double &cmin, double &cmax)
+{
+  double rlocal[2] = {-1.0e300, -1.0e300};    // {-rmin, rmax}
+  const double *radius = atom->radius;
+  for (int i = 0; i < atom->nlocal; i++) {
+    rlocal[0] = MAX(rlocal[0], -radius[i]);
+    rlocal[1] = MAX(rlocal[1], radius[i]);
+  }
+  double rall[2];
+  MPI_Allreduce(rlocal, rall, 2, MPI_DOUBLE, MPI_MAX, world);
+
+  double rmax = rall[1];
+  for (auto &ifix : modify->get_fix_list()) {
+    if (!utils::strmatch(ifix->style, "^pour") && !utils::strmatch(ifix->style, "^deposit"))
+      continue;
+    for (int itype = 1; itype <= atom->ntypes; itype++) {
+      int dim = itype;
+      auto *rinsert = (double *) ifix->extract("radius", dim);
+      if (rinsert) rmax = MAX(rmax, *rinsert);
+    }
+  }
+
+  cmax = 2.0 * rmax + skin;
+  cmin = -2.0 * rall[0] + skin;
+  if (rall[1] < 0.0) cmin = cmax;    // no atoms yet
+  if (!(cmax > 0.0))
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor style hgrid needs particles with a radius or a positive skin");
+  if (!(cmin > 0.0)) cmin = cmax;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void NBinHGrid::choose_layout()
+{
+  double cmin, cmax;
+  range_of_cutoff_diameters(cmin, cmax);
+
+  hgrid::Layout chosen;
+  try {
+    if (user_levels) {
+      hgrid::validate(user_layout, cmax);
+      chosen = user_layout;
+    } else {
+      chosen = hgrid::exponential_layout(cmin, cmax, hgrid::kDefaultLevelRatio,
+                                         user_layout.search);
+    }
+  } catch (std::invalid_argument &e) {
+    error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
+  }
+
+  if (chosen != layout) layout_printed = 0;
+  layout = chosen;
+  if (!layout_printed && comm->me == 0)
+    utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
+                   layout.num_levels(), hgrid::search_name(layout.search), cmin, cmax,
+                   hgrid::describe(layout));
+  layout_printed = 1;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void NBinHGrid::bin_atoms_setup(int nall)
+{
+  if (nall > maxatom) {
+    maxatom = nall;
+    memory->destroy(atom2level);
+    memory->destroy(atom2cell);
+    memory->create(atom2level, maxatom, "neigh:atom2level");
+    memory->create(atom2cell, maxatom, "neigh:atom2cell");
+  }
+}
+
+/* ----------------------------------------------------------------------
+   per-level cell geometry: global cells fill the box exactly, the local window
+   covers my subdomain plus the ghost cutoff (as NBinStandard does)
+------------------------------------------------------------------------- */
+
+void NBinHGrid::setup_bins(int /*style*/)
+{
+  hgrid::Box box;
+  box.dimension = domain->dimension;
+  std::array<double, 3> wlo{}, whi{};
+  for (int d = 0; d < 3; d++) {
+    box.lo[d] = bboxlo[d];
+    box.hi[d] = bboxhi[d];
+    wlo[d] = domain->sublo[d] - comm->cutghost[d];
+    whi[d] = domain->subhi[d] + comm->cutghost[d];
+  }
+
+  grids.clear();
+  std::vector<int> ncells;
+  try {
+    for (double s : layout.cell_sizes) {
+      grids.emplace_back(s, box, wlo, whi);
+      ncells.push_back(grids.back().num_cells());
+    }
+  } catch (std::invalid_argument &e) {
+    error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: {}", e.what());
+  }
+  cells.set_levels(ncells);
+}
+
+/* ----------------------------------------------------------------------
+   put owned and ghost atoms on their level and cell, then sort them by cell
+------------------------------------------------------------------------- */
+
+void NBinHGrid::bin_atoms()
+{
+  last_bin = update->ntimestep;
+
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const int *mask = atom->mask;
+  const int nlocal = atom->nlocal;
+  const int nall = nlocal + atom->nghost;
+  const int nowned = includegroup ? atom->nfirst : nlocal;
+  const int bitmask = includegroup ? group->bitmask[includegroup] : 0;
+
+  for (int i = 0; i < nall; i++) {
+    atom2level[i] = atom2cell[i] = -1;
+    if (i >= nowned && i < nlocal) continue;
+    if (i >= nlocal && includegroup && !(mask[i] & bitmask)) continue;
+
+    const double cutdiam = 2.0 * radius[i] + skin;
+    const int level = hgrid::level_of(layout, cutdiam);
+    if (level < 0)
+      error->one(FLERR, Error::NOLASTLINE,
+                 "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
+                 "level {:.8g}; raise the last value of neighbor hgrid levels",
+                 cutdiam, radius[i], layout.top());
+    atom2level[i] = level;
+    atom2cell[i] = grids[level].index_of(x[i]);
+    if (atom2cell[i] < 0 && i < nlocal)
+      error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
+  }
+  cells.build(nall, atom2level, atom2cell);
+}
+
+/* ---------------------------------------------------------------------- */
+
+double NBinHGrid::memory_usage()
+{
+  return 2.0 * maxatom * sizeof(int) + cells.memory_bytes();
+}

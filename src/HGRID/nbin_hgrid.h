@@ -1,0 +1,74 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#ifdef NBIN_CLASS
+// clang-format off
+NBinStyle(hgrid,
+          NBinHGrid,
+          NB_HGRID);
+// clang-format on
+#else
+
+#ifndef LMP_NBIN_HGRID_H
+#define LMP_NBIN_HGRID_H
+
+#include "nbin.h"
+
+#include "libhgrid/cell_lists.h"
+#include "libhgrid/grid.h"
+#include "libhgrid/layout.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+/* Binning for "neighbor SKIN hgrid": every atom (owned and ghost) is put on the
+   level of a hierarchical grid whose cell fits its cutoff diameter 2*r + skin, and
+   into that level's cell.  The layout (levels and cell sizes) comes from the
+   keywords of the neighbor command or, by default, from the radii of the atoms;
+   it is chosen in copy_neighbor_info() (every run setup), the per-level cell
+   geometry in setup_bins() (run setup and box changes). */
+
+class NBinHGrid : public NBin {
+ public:
+  NBinHGrid(class LAMMPS *);
+  ~NBinHGrid() override;
+
+  void copy_neighbor_info() override;
+  void bin_atoms_setup(int) override;
+  void setup_bins(int) override;
+  void bin_atoms() override;
+  double memory_usage() override;
+
+  const hgrid::Layout &get_layout() const { return layout; }
+  const hgrid::LevelGrid &get_grid(int level) const { return grids[level]; }
+  const hgrid::CellLists &get_cells() const { return cells; }
+  double get_skin() const { return skin; }
+
+  int *atom2level;    // 0-based level of each binned atom (local+ghost), -1 if not binned
+  int *atom2cell;     // local cell index on that level, -1 if outside the level's window
+
+ protected:
+  hgrid::Layout layout;               // current levels and cell sizes
+  hgrid::Layout user_layout;          // explicit layout from the neighbor command, if any
+  int user_levels;                    // 1 if the neighbor command gave cell sizes
+  double skin;                        // neighbor skin, part of every cutoff diameter
+  std::vector<hgrid::LevelGrid> grids;
+  hgrid::CellLists cells;
+  int layout_printed;                 // 1 once the current layout was logged
+
+  void parse_args();
+  void choose_layout();
+  void range_of_cutoff_diameters(double &cmin, double &cmax);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

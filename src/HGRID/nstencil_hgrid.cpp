@@ -1,0 +1,46 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "nstencil_hgrid.h"
+
+#include "error.h"
+#include "nbin_hgrid.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+/* ---------------------------------------------------------------------- */
+
+NStencilHGrid::NStencilHGrid(LAMMPS *lmp, int half_in) : NStencil(lmp), half(half_in) {}
+
+/* ----------------------------------------------------------------------
+   replaces NStencil::create_setup(): no bin-sized stencil array is needed
+------------------------------------------------------------------------- */
+
+void NStencilHGrid::create_setup()
+{
+  if (!dynamic_cast<NBinHGrid *>(nb))
+    error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid stencil requires the hgrid binning");
+  last_stencil = update->ntimestep;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void NStencilHGrid::create()
+{
+  auto *hb = dynamic_cast<NBinHGrid *>(nb);
+  const auto cells = hgrid::same_level_stencil(dimension, half);
+  const int nlevels = hb->get_layout().num_levels();
+
+  level_offsets.assign(nlevels, {});
+  for (int h = 0; h < nlevels; h++)
+    for (const auto &c : cells)
+      level_offsets[h].push_back(hb->get_grid(h).offset(c[0], c[1], c[2]));
+  nstencil = cells.size();
+}

@@ -1,0 +1,56 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#ifdef NSTENCIL_CLASS
+// clang-format off
+using NStencilHalfHGrid = NStencilHGridVariant<1>;
+NStencilStyle(half/hgrid,
+              NStencilHalfHGrid,
+              NS_HALF | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
+
+using NStencilFullHGrid = NStencilHGridVariant<0>;
+NStencilStyle(full/hgrid,
+              NStencilFullHGrid,
+              NS_FULL | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
+// clang-format on
+#else
+
+#ifndef LMP_NSTENCIL_HGRID_H
+#define LMP_NSTENCIL_HGRID_H
+
+#include "nstencil.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+/* Same-level stencils of a hierarchical grid: for each level the local cell-index
+   offsets of the 3^d linked-cell block (full) or of the cell itself followed by
+   its upper half (half, newton on).  Cross-level searches need no stencil: their
+   cell ranges follow from each particle's search box (see NPairHGrid). */
+
+class NStencilHGrid : public NStencil {
+ public:
+  NStencilHGrid(class LAMMPS *, int half);
+  void create_setup() override;
+  void create() override;
+
+  std::vector<std::vector<int>> level_offsets;    // per level, self cell first
+  const int half;
+};
+
+template <int HALF> class NStencilHGridVariant : public NStencilHGrid {
+ public:
+  NStencilHGridVariant(class LAMMPS *lmp) : NStencilHGrid(lmp, HALF) {}
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,130 @@
+# Provide a patched private copy of the LAMMPS source tree for the hgrid build.
+#
+#   HGRID_LAMMPS_SOURCE  a LAMMPS source folder or tarball of LAMMPS 4 Jul 2026; empty:
+#                        Debian's lammps 20260704+dfsg orig tarball, downloaded once into
+#                        HGRID_CACHE_DIR and checked against its SHA-256
+#   HGRID_CACHE_DIR      where downloads and unpacked pristine trees are kept
+#
+# The user's tree is never modified: cmake/, src/, lib/ and third_party/ are copied to
+# ${CMAKE_BINARY_DIR}/lammps-patched and the core patch is applied to that copy.
+# Result: HGRID_LAMMPS_DIR (the patched copy).
+
+set(HGRID_LAMMPS_VERSION_STRING "4 Jul 2026")
+set(HGRID_DEBIAN_VERSION "20260704+dfsg")
+set(HGRID_DEBIAN_SHA256 "cddbc45a047416bd48a4a0b87f24a5b61b3446982b74d18cafe619c22b17eb62")
+set(HGRID_DEBIAN_SUITE "forky" CACHE STRING "Debian suite whose source index lists lammps ${HGRID_DEBIAN_VERSION}")
+
+if(DEFINED ENV{XDG_CACHE_HOME})
+  set(_cache_default "$ENV{XDG_CACHE_HOME}/hgrid")
+else()
+  set(_cache_default "$ENV{HOME}/.cache/hgrid")
+endif()
+set(HGRID_CACHE_DIR "${_cache_default}" CACHE PATH "Cache for the LAMMPS source download")
+set(HGRID_LAMMPS_SOURCE "" CACHE PATH "LAMMPS 4Jul2026 source folder or tarball (empty: Debian's)")
+set(HGRID_PATCH_FILE "${CMAKE_CURRENT_LIST_DIR}/hgrid-core.patch")
+
+# --- the tarball: user-given or Debian's --------------------------------------------
+function(hgrid_debian_tarball out)
+  set(tarball "${HGRID_CACHE_DIR}/lammps_${HGRID_DEBIAN_VERSION}.orig.tar.gz")
+  if(NOT EXISTS "${tarball}")
+    message(STATUS "hgrid: downloading Debian's lammps ${HGRID_DEBIAN_VERSION} source into ${HGRID_CACHE_DIR}")
+    execute_process(COMMAND sh "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/fetch-debian-lammps.sh"
+                            "${HGRID_CACHE_DIR}" "${HGRID_DEBIAN_VERSION}" "${HGRID_DEBIAN_SUITE}"
+                    RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0 OR NOT EXISTS "${tarball}")
+      message(FATAL_ERROR "hgrid: could not download Debian's lammps ${HGRID_DEBIAN_VERSION} source "
+                          "(apt-get source --tar-only). Point -DHGRID_LAMMPS_SOURCE=<folder or tarball> "
+                          "at a LAMMPS 4 Jul 2026 source instead.")
+    endif()
+  endif()
+  file(SHA256 "${tarball}" sum)
+  if(NOT sum STREQUAL HGRID_DEBIAN_SHA256)
+    message(FATAL_ERROR "hgrid: ${tarball} has SHA-256 ${sum}, expected ${HGRID_DEBIAN_SHA256}. "
+                        "Delete it to download it again.")
+  endif()
+  set(${out} "${tarball}" PARENT_SCOPE)
+endfunction()
+
+# --- unpack a tarball once into the cache, return the folder holding cmake/ and src/ ---
+function(hgrid_unpack tarball out)
+  file(SHA256 "${tarball}" sum)
+  string(SUBSTRING "${sum}" 0 16 key)
+  set(dest "${HGRID_CACHE_DIR}/lammps-${key}")
+  if(NOT EXISTS "${dest}/.unpacked")
+    message(STATUS "hgrid: unpacking ${tarball}")
+    file(REMOVE_RECURSE "${dest}")
+    file(MAKE_DIRECTORY "${dest}")
+    file(ARCHIVE_EXTRACT INPUT "${tarball}" DESTINATION "${dest}")
+    file(TOUCH "${dest}/.unpacked")
+  endif()
+  if(EXISTS "${dest}/cmake/CMakeLists.txt")
+    set(${out} "${dest}" PARENT_SCOPE)
+    return()
+  endif()
+  file(GLOB subdirs LIST_DIRECTORIES true "${dest}/*")
+  foreach(d ${subdirs})
+    if(EXISTS "${d}/cmake/CMakeLists.txt")
+      set(${out} "${d}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "hgrid: ${tarball} holds no LAMMPS source tree (no cmake/CMakeLists.txt)")
+endfunction()
+
+# --- pristine tree ---------------------------------------------------------------
+if(HGRID_LAMMPS_SOURCE STREQUAL "")
+  hgrid_debian_tarball(_tarball)
+  hgrid_unpack("${_tarball}" _pristine)
+elseif(IS_DIRECTORY "${HGRID_LAMMPS_SOURCE}")
+  get_filename_component(_pristine "${HGRID_LAMMPS_SOURCE}" ABSOLUTE)
+elseif(EXISTS "${HGRID_LAMMPS_SOURCE}")
+  hgrid_unpack("${HGRID_LAMMPS_SOURCE}" _pristine)
+else()
+  message(FATAL_ERROR "hgrid: HGRID_LAMMPS_SOURCE=${HGRID_LAMMPS_SOURCE} is neither a folder nor a file")
+endif()
+
+foreach(f cmake/CMakeLists.txt src/version.h src/neighbor.cpp)
+  if(NOT EXISTS "${_pristine}/${f}")
+    message(FATAL_ERROR "hgrid: ${_pristine} is not a LAMMPS source tree (missing ${f})")
+  endif()
+endforeach()
+file(STRINGS "${_pristine}/src/version.h" _version REGEX "LAMMPS_VERSION")
+if(NOT _version MATCHES "\"${HGRID_LAMMPS_VERSION_STRING}\"")
+  message(FATAL_ERROR "hgrid: the core patch is written for LAMMPS ${HGRID_LAMMPS_VERSION_STRING}, "
+                      "but ${_pristine}/src/version.h says: ${_version}")
+endif()
+
+# --- private copy + patch, redone when the source or the patch changes ---------------
+set(HGRID_LAMMPS_DIR "${CMAKE_BINARY_DIR}/lammps-patched")
+file(SHA256 "${HGRID_PATCH_FILE}" _patch_sum)
+set(_stamp "${_pristine}|${_patch_sum}")
+set(_stamp_file "${HGRID_LAMMPS_DIR}/.hgrid-stamp")
+set(_old_stamp "")
+if(EXISTS "${_stamp_file}")
+  file(READ "${_stamp_file}" _old_stamp)
+endif()
+if(NOT _old_stamp STREQUAL _stamp)
+  message(STATUS "hgrid: copying LAMMPS from ${_pristine} and applying the core patch")
+  file(REMOVE_RECURSE "${HGRID_LAMMPS_DIR}")
+  file(MAKE_DIRECTORY "${HGRID_LAMMPS_DIR}")
+  foreach(d cmake src lib third_party)
+    if(EXISTS "${_pristine}/${d}")
+      file(COPY "${_pristine}/${d}" DESTINATION "${HGRID_LAMMPS_DIR}")
+    endif()
+  endforeach()
+  find_program(HGRID_PATCH_PROGRAM patch REQUIRED)
+  execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --dry-run --forward --batch -i "${HGRID_PATCH_FILE}"
+                  WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}"
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "hgrid: the core patch ${HGRID_PATCH_FILE} does not apply to the LAMMPS "
+                        "source in ${_pristine} (it needs an unmodified LAMMPS ${HGRID_LAMMPS_VERSION_STRING}):\n${_out}${_err}")
+  endif()
+  execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --forward --batch --quiet -i "${HGRID_PATCH_FILE}"
+                  WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}" RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "hgrid: applying ${HGRID_PATCH_FILE} failed")
+  endif()
+  file(WRITE "${_stamp_file}" "${_stamp}")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${HGRID_PATCH_FILE}")

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Download Debian's LAMMPS source tarball (orig.tar.gz only) into DIR with a
+# private apt configuration: the system's apt sources are neither read nor changed.
+#   usage: fetch-debian-lammps.sh DIR PACKAGE_VERSION SUITE
+set -eu
+dir=$1
+version=$2
+suite=${3:-forky}
+mkdir -p "$dir/apt/lists/partial"
+echo "deb-src http://deb.debian.org/debian $suite main" > "$dir/apt/sources.list"
+opts="-o Dir::Etc::SourceList=$dir/apt/sources.list -o Dir::Etc::SourceParts=/dev/null \
+ -o Dir::State::Lists=$dir/apt/lists -o APT::Sandbox::User=root"
+apt-get $opts -qq update
+cd "$dir"
+# any Debian revision of the pinned upstream version: the caller checks the SHA-256
+apt-get $opts -qq source --download-only --tar-only lammps
+ls "lammps_${version}.orig.tar.gz" >/dev/null

@@ -1,0 +1,79 @@
+#include "layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace hgrid {
+
+void validate(const Layout &layout, double max_cutoff_diameter)
+{
+  const auto &s = layout.cell_sizes;
+  if (s.empty()) throw std::invalid_argument("a hierarchical grid needs at least one level");
+  for (std::size_t h = 0; h < s.size(); ++h) {
+    if (!std::isfinite(s[h]) || s[h] <= 0.0)
+      throw std::invalid_argument("cell size of level " + std::to_string(h + 1) + " (" +
+                                  std::to_string(s[h]) + ") must be positive and finite");
+    if (h > 0 && s[h] <= s[h - 1])
+      throw std::invalid_argument("cell sizes must increase strictly: level " +
+                                  std::to_string(h + 1) + " (" + std::to_string(s[h]) +
+                                  ") is not larger than level " + std::to_string(h) + " (" +
+                                  std::to_string(s[h - 1]) + ")");
+  }
+  if (level_of(layout, max_cutoff_diameter) < 0)
+    throw std::invalid_argument("top level cell size " + std::to_string(s.back()) +
+                                " is smaller than the largest cutoff diameter 2*r+skin = " +
+                                std::to_string(max_cutoff_diameter));
+}
+
+int level_of(const Layout &layout, double cutoff_diameter)
+{
+  const auto &s = layout.cell_sizes;
+  const double c = cutoff_diameter * (1.0 - kSizeTolerance);
+  const auto it = std::lower_bound(s.begin(), s.end(), c);
+  if (it == s.end()) return -1;
+  return static_cast<int>(it - s.begin());
+}
+
+Layout exponential_layout(double cutoff_min, double cutoff_max, double ratio, Search search)
+{
+  if (!(cutoff_min > 0.0) || !(cutoff_max > 0.0))
+    throw std::invalid_argument("cutoff diameters must be positive");
+  if (!(ratio > 1.0)) throw std::invalid_argument("level size ratio must exceed 1");
+  Layout layout;
+  layout.search = search;
+  const double omega = cutoff_max / cutoff_min;
+  if (omega <= 1.0 + kSizeTolerance) {
+    layout.cell_sizes = {cutoff_max};
+    return layout;
+  }
+  const int levels = std::max(1, static_cast<int>(std::ceil(std::log(omega) / std::log(ratio) -
+                                                            kSizeTolerance)));
+  for (int h = 1; h < levels; ++h)
+    layout.cell_sizes.push_back(cutoff_min * std::pow(omega, static_cast<double>(h) / levels));
+  layout.cell_sizes.push_back(cutoff_max);    // exact top, no round-off
+  return layout;
+}
+
+const char *search_name(Search search)
+{
+  return search == Search::TopDown ? "topdown" : "bottomup";
+}
+
+std::string describe(const Layout &layout)
+{
+  std::string out;
+  char line[160];
+  double lower = 0.0;
+  for (int h = 0; h < layout.num_levels(); ++h) {
+    const double s = layout.cell_sizes[h];
+    std::snprintf(line, sizeof(line), "  level %d: cell size %g, cutoff diameters (%g, %g]\n",
+                  h + 1, s, lower, s);
+    out += line;
+    lower = s;
+  }
+  return out;
+}
+
+}    // namespace hgrid

@@ -1,0 +1,73 @@
+/* hgrid: hierarchical-grid contact detection for polydisperse particles.
+   Pure library: no LAMMPS, MPI or Kokkos headers.
+
+   Layout of a hierarchical grid (Krijgsman, Ogarko & Luding 2014, Sect. 2.1):
+   L levels h = 1..L with cell sizes s_1 < s_2 < ... < s_L.  A particle is inserted
+   on the lowest level whose cell fits its *cutoff diameter* c = 2 r + skin
+   (eq. 3 with the neighbor skin included, so that the same-level search stays
+   a 3^d linked-cell search for neighbor lists with a skin).
+
+   Levels are 0-based in the code (level 0 is the paper's h = 1). */
+
+#ifndef HGRID_LAYOUT_H
+#define HGRID_LAYOUT_H
+
+#include <string>
+#include <vector>
+
+namespace hgrid {
+
+/// Direction of the cross-level search (paper Sect. 2.2).
+enum class Search {
+  TopDown,     ///< a particle searches the levels below its own (smaller particles)
+  BottomUp     ///< a particle searches the levels above its own (larger particles)
+};
+
+/// Default ratio of consecutive cell sizes of the exponential layout (eq. 36)
+/// used until the cost model chooses the layout.
+constexpr double kDefaultLevelRatio = 3.0;
+
+/// Relative tolerance used when comparing cutoff diameters with cell sizes, so that
+/// a particle whose cutoff diameter equals a cell size up to round-off fits that level.
+constexpr double kSizeTolerance = 1.0e-12;
+
+/// The number of levels and the cell sizes of a hierarchical grid.
+struct Layout {
+  std::vector<double> cell_sizes;    ///< s_h, strictly increasing, in length units
+  Search search = Search::BottomUp;  ///< cross-level search direction
+
+  [[nodiscard]] int num_levels() const { return static_cast<int>(cell_sizes.size()); }
+  [[nodiscard]] double top() const { return cell_sizes.back(); }
+  bool operator==(const Layout &o) const
+  {
+    return cell_sizes == o.cell_sizes && search == o.search;
+  }
+  bool operator!=(const Layout &o) const { return !(*this == o); }
+};
+
+/// \brief Check a layout: at least one level, sizes positive, finite and strictly
+/// increasing, and the top level at least \p max_cutoff_diameter.
+/// \throws std::invalid_argument naming the offending level or size.
+void validate(const Layout &layout, double max_cutoff_diameter);
+
+/// \brief Level of insertion (eq. 3): the lowest level h with c <= s_h.
+/// \return 0-based level, or -1 when \p cutoff_diameter exceeds the top level.
+[[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
+
+/// \brief Exponential layout (eq. 36): s_h = c_min * (c_max/c_min)^(h/L), h = 1..L,
+/// with L the smallest number of levels whose size ratio does not exceed \p ratio.
+/// A monodisperse system (c_max <= c_min) gets one level of size c_max.
+/// \throws std::invalid_argument for non-positive sizes or ratio <= 1.
+[[nodiscard]] Layout exponential_layout(double cutoff_min, double cutoff_max,
+                                        double ratio = kDefaultLevelRatio,
+                                        Search search = Search::BottomUp);
+
+/// Lower-case name of a search direction, as used in input scripts.
+[[nodiscard]] const char *search_name(Search search);
+
+/// \brief One line per level: index, cell size and the range of cutoff diameters it holds.
+[[nodiscard]] std::string describe(const Layout &layout);
+
+}    // namespace hgrid
+
+#endif

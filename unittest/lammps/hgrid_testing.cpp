@@ -1,0 +1,287 @@
+#include "hgrid_testing.h"
+
+#include "atom.h"
+#include "domain.h"
+#include "force.h"
+#include "input.h"
+#include "library.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "npair_hgrid.h"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+using namespace LAMMPS_NS;
+
+namespace hgrid_testing {
+
+static constexpr double PI = 3.14159265358979323846;
+
+std::string describe(const SystemSpec &s)
+{
+  std::ostringstream out;
+  out << s.dimension << "d " << (s.periodic ? "periodic" : "fixed") << " newton "
+      << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
+      << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor "
+      << s.skin << " " << s.neighbor;
+  return out.str();
+}
+
+// per-tag random stream: identical on every rank and for every rank count
+static std::mt19937_64 stream(const SystemSpec &spec, long tag, int purpose)
+{
+  std::seed_seq seq{spec.seed, static_cast<int>(tag), purpose};
+  return std::mt19937_64(seq);
+}
+
+double radius_of(const SystemSpec &spec, long tag)
+{
+  auto rng = stream(spec, tag, 1);
+  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  const double rmin = 1.0, rmax = spec.omega;
+  if (spec.distribution == "mono") return rmin;
+  if (spec.distribution == "bi") return u < 0.9 ? rmin : rmax;    // 10 % large by number
+  // truncated power law f(r) ~ r^alpha on [rmin, rmax], sampled by inverse CDF
+  if (std::fabs(spec.alpha + 1.0) < 1e-12) return rmin * std::pow(rmax / rmin, u);
+  const double a1 = spec.alpha + 1.0;
+  const double lo = std::pow(rmin, a1), hi = std::pow(rmax, a1);
+  return std::pow(lo + u * (hi - lo), 1.0 / a1);
+}
+
+LAMMPS *make_lammps()
+{
+  LAMMPS::argv args = {"hgrid_test", "-log", "none", "-screen", "none", "-nocite"};
+  return new LAMMPS(args, MPI_COMM_WORLD);
+}
+
+static double box_length(const SystemSpec &spec)
+{
+  double volume = 0.0;
+  for (long tag = 1; tag <= spec.natoms; tag++) {
+    const double r = radius_of(spec, tag);
+    volume += spec.dimension == 3 ? 4.0 / 3.0 * PI * r * r * r : PI * r * r;
+  }
+  return std::pow(volume / spec.packing, 1.0 / spec.dimension);
+}
+
+void create_system(LAMMPS *lmp, const SystemSpec &spec)
+{
+  const double length = box_length(spec);
+  auto cmd = [lmp](const std::string &line) { lmp->input->one(line); };
+  if (spec.dimension == 2) cmd("dimension 2");
+  cmd("atom_style sphere");
+  cmd(std::string("boundary ") + (spec.periodic ? "p p p" : (spec.dimension == 2 ? "f f p" : "f f f")));
+  cmd("comm_modify vel yes");
+  cmd(spec.newton ? "newton on" : "newton off");
+  const std::string zrange = spec.dimension == 2 ? "-0.5 0.5" : "0 " + std::to_string(length);
+  cmd("region box block 0 " + std::to_string(length) + " 0 " + std::to_string(length) + " " + zrange);
+  cmd("create_box 1 box");
+
+  // positions drawn per tag (uniform, overlaps allowed), created on the owning rank
+  std::vector<double> x(3 * spec.natoms);
+  std::vector<tagint> ids(spec.natoms);
+  std::vector<int> types(spec.natoms, 1);
+  for (long tag = 1; tag <= spec.natoms; tag++) {
+    auto rng = stream(spec, tag, 2);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (int d = 0; d < 3; d++) x[3 * (tag - 1) + d] = (d < spec.dimension) ? length * u(rng) : 0.0;
+    ids[tag - 1] = tag;
+  }
+  lammps_create_atoms(lmp, spec.natoms, ids.data(), types.data(), x.data(), nullptr, nullptr, 0);
+
+  Atom *atom = lmp->atom;
+  for (int i = 0; i < atom->nlocal; i++) {
+    const double r = radius_of(spec, atom->tag[i]);
+    atom->radius[i] = r;
+    atom->rmass[i] = 4.0 / 3.0 * PI * r * r * r;
+  }
+  cmd("pair_style " + spec.pair);
+  cmd("pair_coeff " + spec.pair_coeff);
+  cmd("neighbor " + std::to_string(spec.skin) + " " + spec.neighbor);
+  cmd("neigh_modify one 20000 page 400000");
+  cmd("run 0 post no");
+}
+
+/* ---------------------------------------------------------------------- */
+
+namespace {
+struct AtomTable {    // owned atoms of all ranks, by tag
+  std::vector<double> x, radius;
+  std::vector<int> owner;
+};
+
+AtomTable gather_atoms(LAMMPS *lmp)
+{
+  Atom *atom = lmp->atom;
+  const int natoms = static_cast<int>(atom->natoms);
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  std::vector<double> mine(5 * natoms, 0.0), all(5 * natoms);
+  for (int i = 0; i < atom->nlocal; i++) {
+    const long t = atom->tag[i] - 1;
+    for (int d = 0; d < 3; d++) mine[5 * t + d] = atom->x[i][d];
+    mine[5 * t + 3] = atom->radius[i];
+    mine[5 * t + 4] = me + 1;
+  }
+  MPI_Allreduce(mine.data(), all.data(), 5 * natoms, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  AtomTable table;
+  table.x.resize(3 * natoms);
+  table.radius.resize(natoms);
+  table.owner.resize(natoms);
+  for (int t = 0; t < natoms; t++) {
+    for (int d = 0; d < 3; d++) table.x[3 * t + d] = all[5 * t + d];
+    table.radius[t] = all[5 * t + 3];
+    table.owner[t] = static_cast<int>(all[5 * t + 4]) - 1;
+  }
+  return table;
+}
+
+// order (a, b, shift) so that a < b, or a == b with the first non-zero shift positive
+PairKey normalized(long a, long b, std::array<long, 3> s, long touching)
+{
+  bool flip = a > b;
+  if (a == b) {
+    for (int d = 0; d < 3; d++)
+      if (s[d] != 0) {
+        flip = s[d] < 0;
+        break;
+      }
+  }
+  if (flip) return {b, a, -s[0], -s[1], -s[2], touching};
+  return {a, b, s[0], s[1], s[2], touching};
+}
+}    // namespace
+
+ListPairs gather_list(LAMMPS *lmp, int list_index, bool with_history)
+{
+  Atom *atom = lmp->atom;
+  Domain *domain = lmp->domain;
+  const AtomTable table = gather_atoms(lmp);
+  NeighList *list = lmp->neighbor->lists[list_index];
+  const double prd[3] = {domain->prd[0], domain->prd[1], domain->prd[2]};
+
+  ListPairs result;
+  std::vector<long> keys;
+  long counters[3] = {0, 0, 0};
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int raw = list->firstneigh[i][jj];
+      const int j = raw & NEIGHMASK;
+      const long bit = (raw >> HISTBITS) & 1;
+      counters[0]++;
+      if (j == i) counters[1]++;
+      double del[3], rsq = 0.0;
+      for (int d = 0; d < 3; d++) {
+        del[d] = atom->x[i][d] - atom->x[j][d];
+        rsq += del[d] * del[d];
+      }
+      const double radsum = atom->radius[i] + atom->radius[j];
+      const long touching = rsq < radsum * radsum;
+      if (with_history && bit != touching) counters[2]++;
+      if (!with_history && bit) counters[2]++;
+      const long a = atom->tag[i], b = atom->tag[j];
+      std::array<long, 3> s{0, 0, 0};
+      for (int d = 0; d < 3; d++) {
+        if (!domain->periodicity[d]) continue;
+        const double wrapped = table.x[3 * (b - 1) + d] - table.x[3 * (a - 1) + d];
+        s[d] = std::lround((atom->x[j][d] - atom->x[i][d] - wrapped) / prd[d]);
+      }
+      const PairKey key = normalized(a, b, s, touching);
+      keys.insert(keys.end(), key.begin(), key.end());
+    }
+  }
+  MPI_Allreduce(counters, &result.entries, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(counters + 1, &result.self_pairs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(counters + 2, &result.wrong_history_bits, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+
+  int nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int nmine = keys.size();
+  std::vector<int> sizes(nprocs), displs(nprocs, 0);
+  MPI_Allgather(&nmine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + sizes[p - 1];
+  std::vector<long> all(displs[nprocs - 1] + sizes[nprocs - 1]);
+  MPI_Allgatherv(keys.data(), nmine, MPI_LONG, all.data(), sizes.data(), displs.data(), MPI_LONG,
+                 MPI_COMM_WORLD);
+  for (std::size_t k = 0; k < all.size(); k += 6)
+    result.counts[{all[k], all[k + 1], all[k + 2], all[k + 3], all[k + 4], all[k + 5]}]++;
+  return result;
+}
+
+PairCounts oracle(LAMMPS *lmp, const SystemSpec &spec, ListKind kind)
+{
+  Domain *domain = lmp->domain;
+  const AtomTable table = gather_atoms(lmp);
+  const long n = table.radius.size();
+  const double skin = lmp->neighbor->skin;
+
+  PairCounts expected;
+  const double *prd = domain->prd;
+  for (long a = 0; a < n; a++)
+    for (long b = a; b < n; b++) {
+      const double radsum = table.radius[a] + table.radius[b];
+      const double cut = radsum + skin;
+      // image shifts s with |x_b + s prd - x_a| <= cut possible in each dimension
+      int slo[3] = {0, 0, 0}, shi[3] = {0, 0, 0};
+      for (int d = 0; d < domain->dimension; d++) {
+        if (!domain->periodicity[d]) continue;
+        const double del = table.x[3 * b + d] - table.x[3 * a + d];
+        slo[d] = static_cast<int>(std::ceil((-cut - del) / prd[d]));
+        shi[d] = static_cast<int>(std::floor((cut - del) / prd[d]));
+      }
+      for (int sx = slo[0]; sx <= shi[0]; sx++)
+        for (int sy = slo[1]; sy <= shi[1]; sy++)
+          for (int sz = slo[2]; sz <= shi[2]; sz++) {
+            std::array<long, 3> s{sx, sy, sz};
+            if (a == b && (sx == 0 && sy == 0 && sz == 0)) continue;
+            if (a == b && normalized(a, b, s, 0) != PairKey{a, b, sx, sy, sz, 0}) continue;
+            double rsq = 0.0;
+            for (int d = 0; d < 3; d++) {
+              const double del = table.x[3 * a + d] - (table.x[3 * b + d] + s[d] * prd[d]);
+              rsq += del * del;
+            }
+            if (rsq > cut * cut) continue;
+            const PairKey key = normalized(a + 1, b + 1, s, rsq < radsum * radsum);
+            int count = 1;
+            if (kind == ListKind::Full) count = 2;
+            if (kind == ListKind::HalfNewtoff)
+              count = (sx == 0 && sy == 0 && sz == 0 && table.owner[a] == table.owner[b]) ? 1 : 2;
+            expected[key] = count;
+          }
+    }
+  (void) spec;
+  return expected;
+}
+
+std::string compare(const PairCounts &expected, const PairCounts &found, int max_lines)
+{
+  std::ostringstream out;
+  int lines = 0;
+  auto line = [&](const PairKey &k, int want, int got) {
+    if (lines++ < max_lines)
+      out << "  pair " << k[0] << "-" << k[1] << " shift (" << k[2] << "," << k[3] << ","
+          << k[4] << ") touching " << k[5] << ": expected " << want << ", found " << got
+          << "\n";
+  };
+  for (const auto &[key, want] : expected) {
+    auto it = found.find(key);
+    const int got = it == found.end() ? 0 : it->second;
+    if (got != want) line(key, want, got);
+  }
+  for (const auto &[key, got] : found)
+    if (!expected.count(key)) line(key, 0, got);
+  if (lines > max_lines) out << "  ... " << lines - max_lines << " more\n";
+  return out.str();
+}
+
+bool built_by_hgrid(LAMMPS *lmp, int list_index)
+{
+  return dynamic_cast<NPairHGridBase *>(lmp->neighbor->lists[list_index]->np) != nullptr;
+}
+
+}    // namespace hgrid_testing

@@ -1,0 +1,72 @@
+/* Shared helpers of the LAMMPS-level hgrid tests: build randomized polydisperse
+   granular systems in a real LAMMPS instance, read neighbor lists back, and
+   compare them with a brute-force all-pairs oracle over all MPI ranks. */
+
+#ifndef HGRID_TESTING_H
+#define HGRID_TESTING_H
+
+#include "lammps.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hgrid_testing {
+
+/// A randomized granular system.
+struct SystemSpec {
+  int dimension = 3;
+  bool periodic = true;
+  bool newton = true;
+  std::string distribution = "powerlaw";    // mono, bi, powerlaw
+  double omega = 10.0;                      // r_max / r_min
+  double alpha = -3.0;                      // power-law exponent of the number density
+  int natoms = 800;
+  int seed = 1;
+  double packing = 0.4;    // volume (area) fraction of the particles
+  double skin = 0.1;       // in units of r_min = 1
+  std::string neighbor = "hgrid";    // everything after "neighbor SKIN"
+  std::string pair = "gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0";
+  std::string pair_coeff = "* *";
+};
+
+[[nodiscard]] std::string describe(const SystemSpec &spec);
+
+/// Radius of atom \p tag: the same on every rank and for every rank count.
+[[nodiscard]] double radius_of(const SystemSpec &spec, long tag);
+
+/// A LAMMPS instance on MPI_COMM_WORLD with no screen or log output.
+[[nodiscard]] LAMMPS_NS::LAMMPS *make_lammps();
+
+/// Run the input lines of \p spec up to "run 0 post no".
+void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
+
+/// A physical pair: atom tags a <= b, periodic image shift of b, history bit.
+using PairKey = std::array<long, 6>;    // a, b, sx, sy, sz, touching
+using PairCounts = std::map<PairKey, int>;
+
+/// Entries of neighbor list \p list_index on all ranks, as physical pairs with counts.
+/// Also counts self pairs and wrong history bits (rsq < radsum^2 <=> bit set).
+struct ListPairs {
+  PairCounts counts;
+  long self_pairs = 0;
+  long wrong_history_bits = 0;
+  long entries = 0;
+};
+[[nodiscard]] ListPairs gather_list(LAMMPS_NS::LAMMPS *lmp, int list_index, bool with_history);
+
+/// How many times each pair within r_a + r_b + skin must appear in a list.
+enum class ListKind { HalfNewton, HalfNewtoff, Full };
+[[nodiscard]] PairCounts oracle(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec, ListKind kind);
+
+/// Human-readable differences (at most \p max_lines), empty if equal.
+[[nodiscard]] std::string compare(const PairCounts &expected, const PairCounts &found,
+                                  int max_lines = 10);
+
+/// True if list \p list_index is built by an hgrid NPair class.
+[[nodiscard]] bool built_by_hgrid(LAMMPS_NS::LAMMPS *lmp, int list_index);
+
+}    // namespace hgrid_testing
+
+#endif

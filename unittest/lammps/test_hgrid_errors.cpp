@@ -1,0 +1,145 @@
+/* Input errors and fallbacks of "neighbor SKIN hgrid": bad layout keywords give a
+   LAMMPS error naming the keyword or value; requests hgrid does not serve fall back
+   to the standard bin classes; list overflow asks for neigh_modify one. */
+
+#include "hgrid_testing.h"
+
+#include "exceptions.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+#include "neighbor.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <regex>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+// run a small polydisperse system (radii 1..5, skin 0.1) with the given neighbor
+// arguments and return the error message, or "" if the run succeeded
+std::string error_of(const std::string &neighbor)
+{
+  SystemSpec spec;
+  spec.natoms = 200;
+  spec.omega = 5.0;
+  spec.neighbor = neighbor;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  try {
+    create_system(lmp.get(), spec);
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_ERROR(message, pattern)                                              \
+  do {                                                                            \
+    const std::string msg_ = (message);                                           \
+    EXPECT_TRUE(std::regex_search(msg_, std::regex(pattern)))                       \
+        << "error message '" << msg_ << "' does not match '" << (pattern) << "'"; \
+  } while (0)
+
+}    // namespace
+
+TEST(HGridErrors, ValidLayoutsRun)
+{
+  EXPECT_EQ(error_of("hgrid"), "");
+  EXPECT_EQ(error_of("hgrid levels 2 3.0 10.1"), "");
+  EXPECT_EQ(error_of("hgrid search topdown levels 1 12"), "");
+}
+
+TEST(HGridErrors, BadLayoutKeywords)
+{
+  EXPECT_ERROR(error_of("hgrid levels 0"), "levels must be at least 1, got 0");
+  EXPECT_ERROR(error_of("hgrid levels 3 2.0 5.0"), "levels 3 needs 3 cell sizes, found 2");
+  EXPECT_ERROR(error_of("hgrid levels 2 5.0 3.0"), "cell sizes must increase strictly: level 2");
+  EXPECT_ERROR(error_of("hgrid levels 2 5.0 5.0"), "cell sizes must increase strictly");
+  EXPECT_ERROR(error_of("hgrid levels 2 -1.0 11.0"), "level 1 .* must be positive");
+  EXPECT_ERROR(error_of("hgrid levels 2 2.0 5.0"), "top level cell size 5.* smaller than the largest "
+                                                   "cutoff diameter");
+  EXPECT_ERROR(error_of("hgrid levels"), "Missing value for neighbor hgrid keyword levels");
+  EXPECT_ERROR(error_of("hgrid levels two 1 2"), "Expected integer parameter instead of 'two'");
+  EXPECT_ERROR(error_of("hgrid search sideways"), "Unknown neighbor hgrid search direction: sideways");
+  EXPECT_ERROR(error_of("hgrid bogus 1"), "Unknown neighbor hgrid keyword: bogus");
+}
+
+TEST(HGridErrors, ListOverflowAsksForNeighModifyOne)
+{
+  // create_system sets a large "one", so the small value is set after setup
+  SystemSpec spec;
+  spec.natoms = 200;
+  spec.omega = 5.0;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  std::string msg;
+  try {
+    lmp->input->one("neigh_modify one 1 page 100000");
+    lmp->input->one("run 0 post no");
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    msg = e.what();
+  }
+  EXPECT_ERROR(msg, "Neighbor list overflow, boost neigh_modify one");
+}
+
+TEST(HGridErrors, TriclinicBoxIsRejectedClearly)
+{
+  SystemSpec spec;
+  spec.natoms = 100;
+  spec.omega = 3.0;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  std::string msg;
+  try {
+    create_system(lmp.get(), spec);
+    lmp->input->one("change_box all triclinic");
+    lmp->input->one("run 0 post no");
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    msg = e.what();
+  }
+  EXPECT_ERROR(msg, "hgrid does not support triclinic boxes");
+}
+
+TEST(HGridErrors, NonSizeListsFallBackToBin)
+{
+  // a Lennard-Jones pair style asks for a plain cutoff list: hgrid leaves it to bin
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  auto cmd = [&](const std::string &line) { lmp->input->one(line); };
+  cmd("atom_style atomic");
+  cmd("region box block 0 10 0 10 0 10");
+  cmd("create_box 1 box");
+  cmd("create_atoms 1 random 200 12345 NULL");
+  cmd("mass 1 1.0");
+  cmd("pair_style lj/cut 2.5");
+  cmd("pair_coeff * * 1.0 1.0");
+  cmd("neighbor 0.3 hgrid");
+  ASSERT_NO_THROW(cmd("run 0 post no"));
+  const int idx = lammps_find_pair_neighlist(lmp.get(), "lj/cut", 1, 0, 0);
+  ASSERT_GE(idx, 0);
+  EXPECT_FALSE(built_by_hgrid(lmp.get(), idx));
+
+  // and the bin list it gets is complete: same pair count as neighbor bin
+  long nhgrid = lmp->neighbor->get_nneigh_half();
+  cmd("neighbor 0.3 bin");
+  cmd("run 0 post no");
+  EXPECT_EQ(lmp->neighbor->get_nneigh_half(), nhgrid);
+  EXPECT_GT(nhgrid, 0);
+}
+
+TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
+{
+  // a granular pair plus an occasional non-size list (compute rdf): both work
+  SystemSpec spec;
+  spec.natoms = 300;
+  spec.omega = 4.0;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  ASSERT_NO_THROW(lmp->input->one("compute rdf all rdf 20"));
+  ASSERT_NO_THROW(lmp->input->one("fix rdf all ave/time 1 1 1 c_rdf[*] mode vector"));
+  ASSERT_NO_THROW(lmp->input->one("run 1 post no"));
+  const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+  EXPECT_TRUE(built_by_hgrid(lmp.get(), idx));
+}
