@@ -8,8 +8,11 @@ version=$2
 suite=${3:-forky}
 mkdir -p "$dir/apt/lists/partial"
 echo "deb-src http://deb.debian.org/debian $suite main" > "$dir/apt/sources.list"
+mkdir -p "$dir/apt/cache/archives/partial"
 opts="-o Dir::Etc::SourceList=$dir/apt/sources.list -o Dir::Etc::SourceParts=/dev/null \
- -o Dir::State::Lists=$dir/apt/lists -o APT::Sandbox::User=root"
+ -o Dir::State::Lists=$dir/apt/lists -o Dir::Cache=$dir/apt/cache"
+# as root, apt would drop to user _apt, who cannot write into a private cache folder
+[ "$(id -u)" -ne 0 ] || opts="$opts -o APT::Sandbox::User=root"
 apt-get $opts -qq update
 cd "$dir"
 # any Debian revision of the pinned upstream version: the caller checks the SHA-256

@@ -1,0 +1,11 @@
+#!/bin/bash
+# README command 1: install what is missing, build LAMMPS with hgrid, and run the
+# flagship example (20000 polydisperse spheres, size ratio 20) under neighbor bin,
+# multi and hgrid, printing a comparison table.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+"$root/src/bootstrap.sh" "$root/build" -DHGRID_ENABLE_TESTING=OFF
+mkdir -p "$root/build/flagship"
+python3 "$here/compare_styles.py" --lmp "$root/build/lmp" --input "$here/in.hgrid.powerlaw" \
+  --workdir "$root/build/flagship" "$@"
