@@ -22,6 +22,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# ccache (cache outside the checkout, ~/.cache/ccache) with paths relative to the
+# checkout, so that every clone of the project shares the cached objects
+export CCACHE_BASEDIR="$root"
 args=(-S "$root" -B "$build" -G Ninja)
 [ -n "${HGRID_LAMMPS_SOURCE:-}" ] && args+=("-DHGRID_LAMMPS_SOURCE=$HGRID_LAMMPS_SOURCE")
 cmake "${args[@]}" "$@"

@@ -24,7 +24,8 @@ static constexpr double PI = 3.14159265358979323846;
 std::string describe(const SystemSpec &s)
 {
   std::ostringstream out;
-  out << s.dimension << "d " << (s.periodic ? "periodic" : "fixed") << " newton "
+  out << s.dimension << "d " << (s.periodic ? "periodic" : s.shrinkwrap ? "shrink-wrapped" : "fixed")
+      << " newton "
       << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
       << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor "
       << s.skin << " " << s.neighbor;
@@ -74,7 +75,9 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   auto cmd = [lmp](const std::string &line) { lmp->input->one(line); };
   if (spec.dimension == 2) cmd("dimension 2");
   cmd("atom_style sphere");
-  cmd(std::string("boundary ") + (spec.periodic ? "p p p" : (spec.dimension == 2 ? "f f p" : "f f f")));
+  const std::string np = spec.shrinkwrap ? "s" : "f";
+  cmd("boundary " + (spec.periodic ? std::string("p p p")
+                                   : np + " " + np + " " + (spec.dimension == 2 ? "p" : np)));
   cmd("comm_modify vel yes");
   cmd(spec.newton ? "newton on" : "newton off");
   const std::string zrange = spec.dimension == 2 ? "-0.5 0.5" : "0 " + std::to_string(length);

@@ -18,6 +18,7 @@ namespace hgrid_testing {
 struct SystemSpec {
   int dimension = 3;
   bool periodic = true;
+  bool shrinkwrap = false;    // non-periodic boundaries: s instead of f
   bool newton = true;
   std::string distribution = "powerlaw";    // mono, bi, powerlaw
   double omega = 10.0;                      // r_max / r_min

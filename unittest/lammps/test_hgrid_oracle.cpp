@@ -1,6 +1,6 @@
 /* The hgrid neighbor lists of real LAMMPS runs against a brute-force all-pairs
    oracle: randomized polydisperse systems (monodisperse, bidisperse 1:20, truncated
-   power laws alpha = 0, -2, -3 up to omega = 100), 2d and 3d, periodic and fixed,
+   power laws alpha = 0, -2, -3 up to omega = 100), 2d and 3d, periodic, fixed and shrink-wrapped,
    newton on and off, default and explicit layouts (1, 2 and many levels), Top-Down
    and Bottom-Up.  Each case checks the pair style's half list (with history bits)
    and a full size list, summed over all MPI ranks: every pair within
@@ -74,11 +74,13 @@ std::vector<OracleCase> oracle_cases()
   int seed = 11;
   for (const auto &dist : distributions)
     for (int dim : {2, 3})
-      for (bool periodic : {true, false})
+      for (const char *boundary : {"p", "f", "s"})
         for (bool newton : {true, false}) {
+          const bool periodic = boundary[0] == 'p';
           SystemSpec spec;
           spec.dimension = dim;
           spec.periodic = periodic;
+          spec.shrinkwrap = boundary[0] == 's';
           spec.newton = newton;
           spec.distribution = dist.kind;
           spec.omega = dist.omega;
@@ -90,7 +92,7 @@ std::vector<OracleCase> oracle_cases()
             spec.neighbor = args;
             spec.seed = seed++;
             std::string name = dist.name + "_" + std::to_string(dim) + "d_" +
-                (periodic ? "p" : "f") + "_" + (newton ? "newton" : "newtoff") + "_" + lname;
+                boundary + "_" + (newton ? "newton" : "newtoff") + "_" + lname;
             cases.push_back({name, spec});
           }
         }

@@ -123,3 +123,56 @@ INSTANTIATE_TEST_SUITE_P(
                       ParityCase{"granular_newton", "granular", GRANULAR, true},
                       ParityCase{"granular_newtoff", "granular", GRANULAR, false}),
     [](const auto &info) { return info.param.name; });
+
+/* fix pour (polydisperse, 5:1) into a box with a fix wall/gran floor, newton off,
+   as in LAMMPS' examples/pour: the atoms inserted and their trajectories under
+   hgrid match those under bin */
+
+namespace {
+std::vector<double> pour_positions(const std::string &neighbor, long &natoms)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  auto cmd = [&](const std::string &line) { lmp->input->one(line); };
+  cmd("atom_style sphere");
+  cmd("atom_modify map array");
+  cmd("boundary p p fm");
+  cmd("newton off");
+  cmd("comm_modify vel yes");
+  cmd("region reg block -10 10 -10 10 -0.5 16 units box");
+  cmd("create_box 1 reg");
+  cmd("create_atoms 1 single 0 0 0.2 units box");    // smallest size present from the start
+  cmd("set atom 1 diameter 0.4 density 1.0");
+  cmd("neighbor 0.2 " + neighbor);
+  cmd("neigh_modify delay 0");
+  cmd("pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0");
+  cmd("pair_coeff * *");
+  cmd("timestep 0.001");
+  cmd("fix 1 all nve/sphere");
+  cmd("fix 2 all gravity 1.0 spherical 0.0 -180.0");
+  cmd("fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0");
+  cmd("region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box");
+  cmd("fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4");
+  cmd("run 6000 post no");
+  LAMMPS_NS::Atom *atom = lmp->atom;
+  natoms = atom->natoms;
+  std::vector<double> mine(3 * natoms, 0.0), all(3 * natoms);
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int d = 0; d < 3; d++) mine[3 * (atom->tag[i] - 1) + d] = atom->x[i][d];
+  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+}    // namespace
+
+TEST(HGridPour, SameTrajectoriesAsBinWithPourAndWalls)
+{
+  long nbin = 0, nhgrid = 0;
+  const auto xbin = pour_positions("bin", nbin);
+  const auto xhgrid = pour_positions("hgrid", nhgrid);
+  EXPECT_GT(nbin, 100);
+  ASSERT_EQ(nhgrid, nbin);
+  double diff = 0.0, zmin = 1e300;
+  for (std::size_t k = 0; k < xbin.size(); k++) diff = std::max(diff, std::fabs(xbin[k] - xhgrid[k]));
+  for (std::size_t k = 2; k < xbin.size(); k += 3) zmin = std::min(zmin, xbin[k]);
+  EXPECT_LT(diff, 1e-6);
+  EXPECT_LT(zmin, 3.0);    // particles reached the floor: collisions happened
+}
