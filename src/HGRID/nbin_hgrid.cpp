@@ -28,7 +28,7 @@
 using namespace LAMMPS_NS;
 
 static const char cite_neigh_hgrid[] =
-    "neighbor hgrid command: https://doi.org/10.1007/s40571-014-0020-y\n\n"
+    "neighbor hgrid command: Krijgsman, Ogarko, Luding, Comp. Part. Mech. 1(3), 357 (2014)\n\n"
     "@Article{Krijgsman2014,\n"
     " author =  {D. Krijgsman and V. Ogarko and S. Luding},\n"
     " title =   {Optimal parameters for a hierarchical grid data structure for contact\n"
@@ -36,6 +36,7 @@ static const char cite_neigh_hgrid[] =
     " journal = {Computational Particle Mechanics},\n"
     " year =    2014,\n"
     " volume =  1,\n"
+    " number =  3,\n"
     " pages =   {357--372}\n"
     "}\n\n";
 
