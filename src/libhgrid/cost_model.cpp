@@ -1,0 +1,132 @@
+#include "cost_model.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace hgrid {
+
+namespace {
+constexpr double PI = 3.14159265358979323846;
+
+double binomial(int n, int k)
+{
+  double c = 1.0;
+  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
+  return c;
+}
+
+// int over cutoff radii rho in (lo, hi] of rho^k f, with rho = r + sigma
+double cutoff_moment(const RadiusDistribution &f, int k, double sigma, double lo, double hi)
+{
+  double sum = 0.0;
+  for (int i = 0; i <= k; ++i)
+    sum += binomial(k, i) * std::pow(sigma, k - i) * f.moment(i, lo - sigma, hi - sigma);
+  return sum;
+}
+
+// V_d, the volume of the unit d-sphere (eq. 6)
+double unit_sphere_volume(int d)
+{
+  return d == 2 ? PI : 4.0 / 3.0 * PI;
+}
+
+void check(const SystemParams &p)
+{
+  if (p.dimension != 2 && p.dimension != 3)
+    throw std::invalid_argument("dimension must be 2 or 3");
+  if (!(p.packing > 0.0) || !std::isfinite(p.packing))
+    throw std::invalid_argument("packing fraction must be positive");
+  if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
+  if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
+}
+
+// cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
+double level_lo(const Layout &layout, int h)
+{
+  return h == 0 ? 0.0 : 0.5 * layout.cell_sizes[h - 1];
+}
+double level_hi(const Layout &layout, int h)
+{
+  return 0.5 * layout.cell_sizes[h];
+}
+}    // namespace
+
+int half_stencil_neighbors(int dimension)
+{
+  return dimension == 2 ? 4 : 13;
+}
+
+double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)
+{
+  return 2.0 * f.r_min() + p.skin;
+}
+
+double cutoff_diameter_max(const RadiusDistribution &f, const SystemParams &p)
+{
+  return 2.0 * f.r_max() + p.skin;
+}
+
+double particles_per_cell(double s_lo, double s_hi, const RadiusDistribution &f,
+                          const SystemParams &params)
+{
+  const int d = params.dimension;
+  const double fraction = cutoff_moment(f, 0, 0.5 * params.skin, 0.5 * s_lo, 0.5 * s_hi);
+  return params.packing * std::pow(s_hi, d) / (unit_sphere_volume(d) * f.moment(d)) * fraction;
+}
+
+double cross_level_cells(const Layout &layout, const RadiusDistribution &f,
+                         const SystemParams &params, int j, int h)
+{
+  const int d = params.dimension;
+  const double sigma = 0.5 * params.skin;
+  const double lo = level_lo(layout, h), hi = level_hi(layout, h);
+  const double fraction = cutoff_moment(f, 0, sigma, lo, hi);
+  if (fraction <= 0.0) return 0.0;
+  // (2 rho / s_j + 2)^d expanded in powers of rho
+  const double sj = layout.cell_sizes[j];
+  double sum = 0.0;
+  for (int k = 0; k <= d; ++k)
+    sum += binomial(d, k) * std::pow(2.0, d - k) * std::pow(2.0 / sj, k) *
+        cutoff_moment(f, k, sigma, lo, hi);
+  return sum / fraction;
+}
+
+Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemParams &params)
+{
+  check(params);
+  const int L = layout.num_levels();
+  if (L < 1) throw std::invalid_argument("layout has no levels");
+  const int d = params.dimension;
+  const double sigma = 0.5 * params.skin;
+  const double particle_volume = unit_sphere_volume(d) * f.moment(d);    // eq. (6)
+  const double nc = half_stencil_neighbors(d);
+  const bool topdown = layout.search == Search::TopDown;
+
+  Cost cost;
+  cost.levels.resize(L);
+  for (int h = 0; h < L; ++h) {    // eqs. (9), (11)
+    LevelCost &lc = cost.levels[h];
+    lc.fraction = cutoff_moment(f, 0, sigma, level_lo(layout, h), level_hi(layout, h));
+    lc.per_cell =
+        params.packing * std::pow(layout.cell_sizes[h], d) / particle_volume * lc.fraction;
+  }
+  for (int h = 0; h < L; ++h) {    // eqs. (23)-(26)
+    LevelCost &lc = cost.levels[h];
+    if (lc.fraction <= 0.0) continue;
+    double checks = (0.5 + nc) * lc.per_cell, visits = 1.0 + nc;
+    const int jlo = topdown ? 0 : h + 1, jhi = topdown ? h : L;
+    for (int j = jlo; j < jhi; ++j) {
+      const double b = cross_level_cells(layout, f, params, j, h);
+      checks += cost.levels[j].per_cell * b;
+      visits += b;
+    }
+    lc.distance_checks = lc.fraction * checks;
+    lc.cell_visits = lc.fraction * visits;
+    cost.distance_checks += lc.distance_checks;
+    cost.cell_visits += lc.cell_visits;
+  }
+  cost.total = cost.distance_checks + params.K * cost.cell_visits;    // eq. (27)
+  return cost;
+}
+
+}    // namespace hgrid

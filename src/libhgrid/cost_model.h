@@ -1,0 +1,82 @@
+/* hgrid: the analytical cost of a hierarchical-grid contact search
+   (Krijgsman, Ogarko & Luding 2014, Sect. 3 and appendix 8).
+
+   For N particles at random positions, volume fraction nu, radius density f(r):
+     V_p   = V_d int r^d f dr                                    (6)
+     N_h   = N F_h,  F_h = int_{level h} f dr                      (9)
+     m_h   = nu s_h^d / V_p F_h         particles per cell         (11)
+     b(j,h)= int_{level h} (2 r / s_j + 2)^d f dr / F_h            (16, exact form)
+     T^cd_h= N_h [ (1/2 + n_c) m_h + sum_j m_j b(j,h) ]            (23) / (25)
+     T^ca_h= N_h [ 1 + n_c + sum_j b(j,h) ]                        (24) / (26)
+     T     = sum_h T^cd_h + K T^ca_h                               (27)
+   with j < h for Top-Down and j > h for Bottom-Up, n_c = (3^d - 1)/2.
+
+   Neighbor lists add a skin: a particle of radius r has cutoff radius r + skin/2,
+   is inserted on the lowest level with 2 r + skin <= s_h, and searches other levels
+   with the box half-width r + skin/2 + s_j/2.  The model therefore runs on cutoff
+   radii rho = r + skin/2 (levels hold rho in (s_{h-1}/2, s_h/2]); the particle
+   volume V_p uses the true radii.  With skin = 0 it is the paper's model. */
+
+#ifndef HGRID_COST_MODEL_H
+#define HGRID_COST_MODEL_H
+
+#include "layout.h"
+#include "radius_distribution.h"
+
+#include <vector>
+
+namespace hgrid {
+
+/// Ratio K of the time of one cell access to one distance check (eq. 27);
+/// the paper measured 0.2 for spheres.
+constexpr double kCellAccessCostRatio = 0.2;
+
+/// The system the model describes, besides its radius distribution.
+struct SystemParams {
+  int dimension = 3;                      ///< d = 2 or 3
+  double packing = 0.5;                   ///< volume (area) fraction nu of the particles
+  double skin = 0.0;                      ///< neighbor skin, added to every cutoff diameter
+  double K = kCellAccessCostRatio;        ///< cell access cost per distance check
+};
+
+/// Predicted work per level, per particle of the whole system.
+struct LevelCost {
+  double fraction = 0.0;           ///< F_h = N_h / N
+  double per_cell = 0.0;           ///< m_h
+  double distance_checks = 0.0;    ///< T^cd_h / N
+  double cell_visits = 0.0;        ///< T^ca_h / N
+};
+
+/// Predicted work per particle: T/N = checks + K visits.
+struct Cost {
+  double total = 0.0;              ///< T / N (eq. 27)
+  double distance_checks = 0.0;    ///< sum_h T^cd_h / N
+  double cell_visits = 0.0;        ///< sum_h T^ca_h / N
+  std::vector<LevelCost> levels;
+};
+
+/// Number of same-level neighbor cells of a half stencil, n_c = (3^d - 1)/2.
+[[nodiscard]] int half_stencil_neighbors(int dimension);
+
+/// \brief Evaluate eqs. (6)-(27) for \p layout on \p f.
+/// \throws std::invalid_argument for a bad dimension, packing or layout.
+[[nodiscard]] Cost evaluate(const Layout &layout, const RadiusDistribution &f,
+                            const SystemParams &params);
+
+/// \brief Mean number of level-j cells a level-h particle scans, b(j,h) (eq. 16,
+/// exact integral), 0-based levels; 0 for an empty level h.
+[[nodiscard]] double cross_level_cells(const Layout &layout, const RadiusDistribution &f,
+                                       const SystemParams &params, int j, int h);
+
+/// \brief Particles per cell m (eq. 11) of a level with cell size \p s_hi holding the
+/// cutoff diameters in (\p s_lo, \p s_hi].
+[[nodiscard]] double particles_per_cell(double s_lo, double s_hi, const RadiusDistribution &f,
+                                        const SystemParams &params);
+
+/// Smallest and largest cutoff diameter 2 r + skin of \p f.
+[[nodiscard]] double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p);
+[[nodiscard]] double cutoff_diameter_max(const RadiusDistribution &f, const SystemParams &p);
+
+}    // namespace hgrid
+
+#endif

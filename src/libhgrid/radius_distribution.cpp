@@ -1,0 +1,103 @@
+#include "radius_distribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace hgrid {
+
+namespace {
+// int_lo^hi r^p dr for lo <= hi, p real (log for p = -1)
+double power_integral(double p, double lo, double hi)
+{
+  if (hi <= lo) return 0.0;
+  if (std::fabs(p + 1.0) < 1e-12) return std::log(hi / lo);
+  return (std::pow(hi, p + 1.0) - std::pow(lo, p + 1.0)) / (p + 1.0);
+}
+
+void check_power(int k)
+{
+  if (k < 0 || k > kMaxMoment) throw std::invalid_argument("moment order must be 0..3");
+}
+}    // namespace
+
+PowerLaw::PowerLaw(double alpha, double r_min, double r_max) :
+    alpha_(alpha), rmin_(r_min), rmax_(r_max), c_(0.0)
+{
+  if (!(r_min > 0.0) || !(r_max >= r_min) || !std::isfinite(r_max) || !std::isfinite(alpha))
+    throw std::invalid_argument("power law needs 0 < r_min <= r_max and a finite exponent");
+  if (r_max == r_min) {
+    // degenerate: treat as a narrow uniform band so that integrals stay finite
+    rmax_ = r_min * (1.0 + 1e-9);
+  }
+  c_ = 1.0 / power_integral(alpha_, rmin_, rmax_);
+}
+
+double PowerLaw::moment(int k, double a, double b) const
+{
+  check_power(k);
+  return c_ * power_integral(alpha_ + k, std::max(a, rmin_), std::min(b, rmax_));
+}
+
+Histogram::Histogram(std::vector<double> edges, std::vector<double> weights) :
+    edges_(std::move(edges)), weights_(std::move(weights))
+{
+  if (edges_.size() < 2 || weights_.size() + 1 != edges_.size())
+    throw std::invalid_argument("histogram needs n+1 edges for n weights");
+  double total = 0.0;
+  for (std::size_t i = 0; i < weights_.size(); ++i) {
+    if (!(edges_[i + 1] > edges_[i]) || !(edges_[i] > 0.0))
+      throw std::invalid_argument("histogram edges must be positive and increasing");
+    if (!(weights_[i] >= 0.0)) throw std::invalid_argument("histogram weights must be >= 0");
+    total += weights_[i];
+  }
+  if (!(total > 0.0)) throw std::invalid_argument("histogram has no weight");
+  for (double &w : weights_) w /= total;
+  for (int k = 0; k <= kMaxMoment; ++k) {
+    cumulative_[k].assign(1, 0.0);
+    for (std::size_t i = 0; i < weights_.size(); ++i) {
+      const double density = weights_[i] / (edges_[i + 1] - edges_[i]);
+      cumulative_[k].push_back(cumulative_[k].back() +
+                               density * power_integral(k, edges_[i], edges_[i + 1]));
+    }
+  }
+}
+
+double Histogram::cumulative(int k, double x) const
+{
+  if (x <= edges_.front()) return 0.0;
+  if (x >= edges_.back()) return cumulative_[k].back();
+  const std::size_t i = std::upper_bound(edges_.begin(), edges_.end(), x) - edges_.begin() - 1;
+  const double density = weights_[i] / (edges_[i + 1] - edges_[i]);
+  return cumulative_[k][i] + density * power_integral(k, edges_[i], x);
+}
+
+Histogram Histogram::from_radii(const std::vector<double> &radii, int bins)
+{
+  if (radii.empty()) throw std::invalid_argument("no radii");
+  if (bins < 1) throw std::invalid_argument("histogram needs at least one bin");
+  const auto [mn, mx] = std::minmax_element(radii.begin(), radii.end());
+  if (!(*mn > 0.0)) throw std::invalid_argument("radii must be positive");
+  // widen by a relative epsilon so the extreme radii fall inside and equal radii work
+  const double lo = *mn * (1.0 - 1e-9), hi = *mx * (1.0 + 1e-9);
+  std::vector<double> edges(bins + 1), weights(bins, 0.0);
+  const double ratio = std::log(hi / lo);
+  for (int i = 0; i <= bins; ++i) edges[i] = lo * std::exp(ratio * i / bins);
+  edges.front() = lo;
+  edges.back() = hi;
+  for (double r : radii) {
+    int i = static_cast<int>(std::log(r / lo) / ratio * bins);
+    i = std::clamp(i, 0, bins - 1);
+    weights[i] += 1.0;
+  }
+  return Histogram(std::move(edges), std::move(weights));
+}
+
+double Histogram::moment(int k, double a, double b) const
+{
+  check_power(k);
+  if (b <= a) return 0.0;
+  return cumulative(k, b) - cumulative(k, a);
+}
+
+}    // namespace hgrid

@@ -1,0 +1,236 @@
+// The cost model (eqs. 6-39) against closed forms and the numbers published in
+// Krijgsman, Ogarko & Luding (2014), Sects. 5.1, 5.3 and 5.4.2.
+#include "libhgrid/cost_model.h"
+#include "libhgrid/optimizer.h"
+#include "libhgrid/radius_distribution.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace hgrid;
+
+namespace {
+constexpr double PI = 3.14159265358979323846;
+
+// the paper's reference system: d = 3, nu = 0.7, K = 0.2, alpha = -3, omega = 100
+SystemParams paper3d()
+{
+  SystemParams p;
+  p.dimension = 3;
+  p.packing = 0.7;
+  p.K = 0.2;
+  return p;
+}
+
+double cost_of(Method m, int L, const RadiusDistribution &f, const SystemParams &p)
+{
+  return evaluate(make_layout(m, L, Search::TopDown, f, p), f, p).total;
+}
+
+// minimum over L of the cost of a method, returning the argmin too
+std::pair<double, int> minimum(Method m, const RadiusDistribution &f, const SystemParams &p,
+                               int max_levels)
+{
+  std::pair<double, int> best{HUGE_VAL, 0};
+  for (int L = 1; L <= max_levels; ++L) {
+    const double t = cost_of(m, L, f, p);
+    if (t < best.first) best = {t, L};
+  }
+  return best;
+}
+}    // namespace
+
+TEST(RadiusDistribution, PowerLawNormalisationAndMoments)
+{
+  for (double alpha : {0.0, -1.0, -2.0, -3.0, -4.0, 1.5}) {
+    PowerLaw f(alpha, 1.0, 10.0);
+    EXPECT_NEAR(f.moment(0), 1.0, 1e-12) << alpha;    // eq. 28
+    for (int k = 1; k <= 3; ++k) {
+      // closed form: C int r^(k+alpha), with the log case at k + alpha = -1
+      const double p = k + alpha;
+      const double integral =
+          std::fabs(p + 1) < 1e-12 ? std::log(10.0) : (std::pow(10.0, p + 1) - 1.0) / (p + 1);
+      EXPECT_NEAR(f.moment(k), f.normalization() * integral, 1e-10 * f.moment(k)) << alpha;
+    }
+    // additivity over sub-intervals and clipping to the support
+    EXPECT_NEAR(f.moment(2, 0.0, 3.0) + f.moment(2, 3.0, 100.0), f.moment(2), 1e-12);
+    EXPECT_EQ(f.moment(1, 20.0, 30.0), 0.0);
+  }
+  // alpha = -1: C = 1 / ln(omega)
+  EXPECT_NEAR(PowerLaw(-1.0, 1.0, 100.0).normalization(), 1.0 / std::log(100.0), 1e-14);
+  EXPECT_THROW(PowerLaw(-3.0, 0.0, 1.0), std::invalid_argument);
+  EXPECT_THROW(PowerLaw(-3.0, 2.0, 1.0), std::invalid_argument);
+}
+
+TEST(RadiusDistribution, HistogramOfSamplesConvergesToThePowerLaw)
+{
+  PowerLaw exact(-3.0, 1.0, 20.0);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> radii;
+  for (int i = 0; i < 200000; ++i)
+    radii.push_back(std::pow(1.0 + u(rng) * (std::pow(20.0, -2.0) - 1.0), -0.5));
+  Histogram h = Histogram::from_radii(radii);
+  EXPECT_NEAR(h.moment(0), 1.0, 1e-12);
+  for (int k = 1; k <= 3; ++k) EXPECT_NEAR(h.moment(k) / exact.moment(k), 1.0, 0.02) << k;
+  EXPECT_NEAR(h.moment(0, 1.0, 2.0), exact.moment(0, 1.0, 2.0), 0.01);
+  // monodisperse data: one narrow band around the radius
+  Histogram mono = Histogram::from_radii(std::vector<double>(10, 0.5));
+  EXPECT_NEAR(mono.moment(3), 0.125, 1e-8);
+  EXPECT_THROW(Histogram({1.0, 0.5}, {1.0}), std::invalid_argument);
+  EXPECT_THROW(Histogram({1.0, 2.0}, {0.0}), std::invalid_argument);
+}
+
+TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
+{
+  // eq. (32): m_1 = (2 omega)^d nu / V_d (1+d+alpha)/(1+alpha) (omega^(1+alpha)-1)/(omega^(1+d+alpha)-1)
+  for (int d : {2, 3})
+    for (double alpha : {0.0, -2.0, -3.0})
+      for (double omega : {2.0, 10.0, 100.0}) {
+        if (d == 2 && alpha == -3.0) continue;    // alpha = -1-d excluded from eq. 32
+        SystemParams p;
+        p.dimension = d;
+        p.packing = 0.4;
+        PowerLaw f(alpha, 1.0, omega);
+        Layout single{{2.0 * omega}, Search::TopDown};
+        const double vd = d == 2 ? PI : 4.0 / 3.0 * PI;
+        const double expected = std::pow(2.0 * omega, d) * p.packing / vd * (1 + d + alpha) /
+            (1 + alpha) * (std::pow(omega, 1 + alpha) - 1) / (std::pow(omega, 1 + d + alpha) - 1);
+        const Cost c = evaluate(single, f, p);
+        EXPECT_NEAR(c.levels[0].per_cell, expected, 1e-10 * expected) << d << " " << alpha << " " << omega;
+        // single level: T/N = (1/2 + n_c) m_1 + K (1 + n_c)
+        const double nc = half_stencil_neighbors(d);
+        EXPECT_NEAR(c.total, (0.5 + nc) * expected + p.K * (1 + nc), 1e-9 * c.total);
+      }
+}
+
+TEST(CostModel, SingleLevelLimitsOfEq33)
+{
+  // omega -> infinity: m_1 -> 2^d nu/V_d (1+d+a)/(1+a) * {1 (a>-1), -omega^(-1-a) (-1-d<a<-1), omega^d (a<-1-d)}
+  const int d = 3;
+  SystemParams p = paper3d();
+  const double vd = 4.0 / 3.0 * PI, omega = 1e6;
+  auto m1 = [&](double alpha) {
+    PowerLaw f(alpha, 1.0, omega);
+    return evaluate(Layout{{2 * omega}, Search::TopDown}, f, p).levels[0].per_cell;
+  };
+  const double pre = std::pow(2.0, d) * p.packing / vd;
+  EXPECT_NEAR(m1(0.0) / (pre * (1 + d + 0.0) / (1 + 0.0)), 1.0, 1e-5);
+  const double a = -2.0;
+  EXPECT_NEAR(m1(a) / (-pre * (1 + d + a) / (1 + a) * std::pow(omega, -1 - a)), 1.0, 1e-5);
+  const double b = -5.0;
+  EXPECT_NEAR(m1(b) / (pre * (1 + d + b) / (1 + b) * std::pow(omega, d)), 1.0, 1e-5);
+}
+
+TEST(CostModel, PaperSection53LinearAndExponential)
+{
+  PowerLaw f(-3.0, 1.0, 100.0);
+  const SystemParams p = paper3d();
+  const auto lin = minimum(Method::Linear, f, p, 80);
+  EXPECT_EQ(lin.second, 43);
+  EXPECT_NEAR(lin.first, 12.40, 0.02 * 12.40);
+  const auto ex = minimum(Method::Exponential, f, p, 20);
+  EXPECT_EQ(ex.second, 4);
+  EXPECT_NEAR(ex.first, 12.13, 0.02 * 12.13);    // the equations give 12.13 (text: 11.57)
+  EXPECT_NEAR(cost_of(Method::Exponential, 3, f, p) / ex.first, 1.45, 0.04);
+  EXPECT_NEAR(cost_of(Method::Exponential, 6, f, p) / ex.first, 1.24, 0.02);
+}
+
+TEST(CostModel, PaperSection53ConstantParticlesPerCellAndOptimal)
+{
+  PowerLaw f(-3.0, 1.0, 100.0);
+  const SystemParams p = paper3d();
+  const auto cm = minimum(Method::ConstantRatio, f, p, 25);
+  EXPECT_EQ(cm.second, 12);
+  EXPECT_NEAR(cm.first, 11.60, 0.02 * 11.60);
+  EXPECT_NEAR(cost_of(Method::ConstantRatio, 8, f, p) / cm.first, 1.10, 0.02);
+  EXPECT_NEAR(cost_of(Method::ConstantRatio, 19, f, p) / cm.first, 1.10, 0.02);
+  // constant ratio really is constant: m_h equal on every level
+  const Layout layout = make_layout(Method::ConstantRatio, 12, Search::TopDown, f, p);
+  const Cost c = evaluate(layout, f, p);
+  for (const auto &level : c.levels) EXPECT_NEAR(level.per_cell, c.levels[0].per_cell, 1e-6);
+
+  const Choice opt = best_layout(Method::Optimal, f, p, Search::TopDown, false, 20);
+  EXPECT_NEAR(opt.cost.total, 11.575, 0.02 * 11.575);
+  EXPECT_LE(opt.cost.total, cm.first * (1 + 1e-9));
+}
+
+TEST(CostModel, PaperSection542FreeCooling2D)
+{
+  // 2d, omega = 20, alpha = -3, nu = 0.4: Top-Down, 5 levels at 4.0 7.9 15.1 27.2 40 r_min,
+  // predicted speed-up about 35 over one level of size 40
+  PowerLaw f(-3.0, 1.0, 20.0);
+  SystemParams p;
+  p.dimension = 2;
+  p.packing = 0.4;
+  const Choice opt = best_layout(Method::Optimal, f, p, Search::TopDown, true, 20);
+  ASSERT_EQ(opt.layout.num_levels(), 5);
+  EXPECT_EQ(opt.layout.search, Search::TopDown);
+  const double expected[] = {4.0, 7.9, 15.1, 27.2, 40.0};
+  for (int h = 0; h < 5; ++h) EXPECT_NEAR(opt.layout.cell_sizes[h], expected[h], 0.01 * expected[h]);
+  const double single = evaluate(Layout{{40.0}, Search::TopDown}, f, p).total;
+  EXPECT_NEAR(single / opt.cost.total, 35.0, 0.02 * 35.0);
+}
+
+TEST(CostModel, ScalingRadiiAndBoxLeavesCostAndScalesSizes)
+{
+  const SystemParams p = paper3d();
+  PowerLaw f(-2.0, 1.0, 30.0), g(-2.0, 2.5, 75.0);
+  const Choice a = best_layout(Method::Optimal, f, p, Search::TopDown, false, 15);
+  const Choice b = best_layout(Method::Optimal, g, p, Search::TopDown, false, 15);
+  ASSERT_EQ(a.layout.num_levels(), b.layout.num_levels());
+  EXPECT_NEAR(a.cost.total, b.cost.total, 1e-6 * a.cost.total);
+  for (int h = 0; h < a.layout.num_levels(); ++h)
+    EXPECT_NEAR(b.layout.cell_sizes[h], 2.5 * a.layout.cell_sizes[h], 1e-4 * b.layout.cell_sizes[h]);
+}
+
+TEST(CostModel, MonodisperseLimitGivesOneLevel)
+{
+  for (int d : {2, 3}) {
+    SystemParams p;
+    p.dimension = d;
+    p.packing = 0.5;
+    p.skin = 0.1;
+    Histogram mono = Histogram::from_radii(std::vector<double>(100, 1.0));
+    for (Method m : {Method::Linear, Method::Exponential, Method::ConstantRatio, Method::Optimal}) {
+      const Choice c = best_layout(m, mono, p);
+      EXPECT_EQ(c.layout.num_levels(), 1) << method_name(m);
+      EXPECT_NEAR(c.layout.top(), 2.1, 1e-6);
+    }
+  }
+}
+
+TEST(CostModel, OptimiserNeverWorseThanStart)
+{
+  PowerLaw f(-2.0, 1.0, 50.0);
+  SystemParams p = paper3d();
+  p.skin = 0.2;
+  for (Method m : {Method::Linear, Method::Exponential, Method::ConstantRatio})
+    for (int L : {2, 4, 7}) {
+      const Layout start = make_layout(m, L, Search::BottomUp, f, p);
+      const Layout opt = optimize_sizes(start, f, p);
+      EXPECT_LE(evaluate(opt, f, p).total, evaluate(start, f, p).total * (1 + 1e-12));
+      for (int h = 1; h < L; ++h) EXPECT_GT(opt.cell_sizes[h], opt.cell_sizes[h - 1]);
+      EXPECT_EQ(opt.top(), start.top());
+    }
+}
+
+TEST(CostModel, SkinEntersCutoffDiameters)
+{
+  // with a skin the single level must hold 2 r_max + skin and the model is evaluated
+  // on cutoff radii r + skin/2: a skin of 0 reproduces the paper, a skin shifts levels
+  PowerLaw f(-3.0, 1.0, 10.0);
+  SystemParams p = paper3d();
+  p.skin = 0.5;
+  const Layout layout = make_layout(Method::Exponential, 3, Search::TopDown, f, p);
+  EXPECT_NEAR(layout.cell_sizes.front(), 2.5 * std::pow(20.5 / 2.5, 1.0 / 3.0), 1e-12);
+  EXPECT_DOUBLE_EQ(layout.top(), 20.5);
+  const Cost c = evaluate(layout, f, p);
+  double fractions = 0.0;
+  for (const auto &level : c.levels) fractions += level.fraction;
+  EXPECT_NEAR(fractions, 1.0, 1e-12);
+  EXPECT_THROW((void) method_from_name("random"), std::invalid_argument);
+  EXPECT_EQ(method_from_name("optimal"), Method::Optimal);
+}
