@@ -16,16 +16,23 @@
 #include "error.h"
 #include "fix.h"
 #include "group.h"
+#include "math_const.h"
 #include "memory.h"
 #include "modify.h"
 #include "neighbor.h"
 #include "update.h"
+
+#include "libhgrid/optimizer.h"
 
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 using namespace LAMMPS_NS;
+using MathConst::MY_PI;
+
+// bins of the radius histogram handed to the cost model
+static constexpr int HISTOGRAM_BINS = 128;
 
 static const char cite_neigh_hgrid[] =
     "neighbor hgrid command: Krijgsman, Ogarko, Luding, Comp. Part. Mech. 1(3), 357 (2014)\n\n"
@@ -43,7 +50,7 @@ static const char cite_neigh_hgrid[] =
 /* ---------------------------------------------------------------------- */
 
 NBinHGrid::NBinHGrid(LAMMPS *lmp) :
-    NBin(lmp), atom2level(nullptr), atom2cell(nullptr), user_levels(0), skin(0.0),
+    NBin(lmp), atom2level(nullptr), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
     layout_printed(0)
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
@@ -83,7 +90,7 @@ void NBinHGrid::parse_args()
 {
   const auto &args = neighbor->hgrid_args;
   const int narg = args.size();
-  user_levels = 0;
+  user_levels = user_search = 0;
   user_layout = hgrid::Layout();
 
   for (int iarg = 0; iarg < narg;) {
@@ -108,6 +115,7 @@ void NBinHGrid::parse_args()
         user_layout.search = hgrid::Search::BottomUp;
       else
         error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
+      user_search = 1;
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
@@ -163,8 +171,7 @@ void NBinHGrid::choose_layout()
       hgrid::validate(user_layout, cmax);
       chosen = user_layout;
     } else {
-      chosen = hgrid::exponential_layout(cmin, cmax, hgrid::kDefaultLevelRatio,
-                                         user_layout.search);
+      chosen = model_layout(cmin, cmax);
     }
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
@@ -177,6 +184,73 @@ void NBinHGrid::choose_layout()
                    layout.num_levels(), hgrid::search_name(layout.search), cmin, cmax,
                    hgrid::describe(layout));
   layout_printed = 1;
+}
+
+/* ----------------------------------------------------------------------
+   optimal layout of the cost model (eq. 27 minimized over levels, sizes and,
+   unless given, the search direction) for the histogram of the radii of all
+   atoms, the packing fraction of the box and the skin; rank 0 decides
+------------------------------------------------------------------------- */
+
+hgrid::Layout NBinHGrid::model_layout(double cmin, double cmax)
+{
+  const double rmin = 0.5 * (cmin - skin), rmax = 0.5 * (cmax - skin);
+  const int dim = domain->dimension;
+  double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
+
+  // histogram of radii, evenly spaced in log r, summed over all ranks
+  const double lo = rmin * (1.0 - 1.0e-9), hi = rmax * (1.0 + 1.0e-9);
+  const double logratio = std::log(hi / lo);
+  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0), global(HISTOGRAM_BINS + 1);
+  const double *radius = atom->radius;
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(radius[i] > 0.0)) continue;
+    int bin = static_cast<int>(std::log(radius[i] / lo) / logratio * HISTOGRAM_BINS);
+    local[MIN(MAX(bin, 0), HISTOGRAM_BINS - 1)] += 1.0;
+    local[HISTOGRAM_BINS] += (dim == 3 ? 4.0 / 3.0 * MY_PI * radius[i] : MY_PI) * radius[i] * radius[i];
+  }
+  MPI_Allreduce(local.data(), global.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
+  const double packing = global[HISTOGRAM_BINS] / box_volume;
+  global.pop_back();
+
+  std::vector<double> key = global;
+  key.insert(key.end(), {cmin, cmax, skin, packing, (double) dim, (double) user_search,
+                         (double) user_layout.search});
+  if (key == model_key) return model_result;
+
+  hgrid::Layout chosen{{cmax}, user_layout.search};
+  double predicted = 0.0, single = 0.0;
+  if (rmax > rmin * (1.0 + 1.0e-6) && packing > 0.0 && rmin > 0.0) {
+    std::vector<double> edges(HISTOGRAM_BINS + 1);
+    for (int b = 0; b <= HISTOGRAM_BINS; b++) edges[b] = lo * std::exp(logratio * b / HISTOGRAM_BINS);
+    hgrid::Histogram f(edges, global);
+    hgrid::SystemParams params;
+    params.dimension = dim;
+    params.packing = packing;
+    params.skin = skin;
+    if (comm->me == 0) {
+      const auto best = hgrid::best_layout(hgrid::Method::Optimal, f, params, user_layout.search,
+                                           !user_search);
+      chosen = best.layout;
+      predicted = best.cost.total;
+      single = hgrid::evaluate(hgrid::Layout{{chosen.top()}, chosen.search}, f, params).total;
+    }
+    // every rank uses rank 0's layout
+    int nlevels = chosen.num_levels(), search = chosen.search == hgrid::Search::TopDown;
+    MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
+    MPI_Bcast(&search, 1, MPI_INT, 0, world);
+    chosen.cell_sizes.resize(nlevels);
+    MPI_Bcast(chosen.cell_sizes.data(), nlevels, MPI_DOUBLE, 0, world);
+    chosen.search = search ? hgrid::Search::TopDown : hgrid::Search::BottomUp;
+  }
+  chosen.cell_sizes.back() = MAX(chosen.cell_sizes.back(), cmax);
+  if (comm->me == 0 && predicted > 0.0)
+    utils::logmesg(lmp, "HGrid cost model: packing fraction {:.4g}, predicted work per particle "
+                   "{:.4g} (one level: {:.4g}, speed-up {:.3g})\n", packing, predicted, single,
+                   single / predicted);
+  model_key = key;
+  model_result = chosen;
+  return chosen;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -21,6 +21,7 @@ NBinStyle(hgrid,
 #include "nbin.h"
 
 #include "libhgrid/cell_lists.h"
+#include "libhgrid/cost_model.h"
 #include "libhgrid/grid.h"
 #include "libhgrid/layout.h"
 
@@ -31,7 +32,8 @@ namespace LAMMPS_NS {
 /* Binning for "neighbor SKIN hgrid": every atom (owned and ghost) is put on the
    level of a hierarchical grid whose cell fits its cutoff diameter 2*r + skin, and
    into that level's cell.  The layout (levels and cell sizes) comes from the
-   keywords of the neighbor command or, by default, from the radii of the atoms;
+   keywords of the neighbor command or, by default, from the cost model of
+   Krijgsman et al. evaluated on the histogram of all radii (libhgrid/optimizer.h);
    it is chosen in copy_neighbor_info() (every run setup), the per-level cell
    geometry in setup_bins() (run setup and box changes). */
 
@@ -58,6 +60,7 @@ class NBinHGrid : public NBin {
   hgrid::Layout layout;               // current levels and cell sizes
   hgrid::Layout user_layout;          // explicit layout from the neighbor command, if any
   int user_levels;                    // 1 if the neighbor command gave cell sizes
+  int user_search;                    // 1 if the neighbor command gave the search direction
   double skin;                        // neighbor skin, part of every cutoff diameter
   std::vector<hgrid::LevelGrid> grids;
   hgrid::CellLists cells;
@@ -66,6 +69,9 @@ class NBinHGrid : public NBin {
   void parse_args();
   void choose_layout();
   void range_of_cutoff_diameters(double &cmin, double &cmax);
+  hgrid::Layout model_layout(double cmin, double cmax);
+  std::vector<double> model_key;      // inputs of the last model_layout() call
+  hgrid::Layout model_result;         // and its result
 };
 
 }    // namespace LAMMPS_NS
