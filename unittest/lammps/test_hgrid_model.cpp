@@ -1,0 +1,94 @@
+/* The cost model against measurement: random (no excluded volume) periodic
+   systems with N >= 1e5 are built by hgrid with the model's layout; the distance
+   checks and cell visits the build counts per particle agree with the model's
+   prediction for the same layout (eqs. 23-27) within 15 % (cf. the paper's
+   Fig. 11 at low packing fractions). */
+
+#include "hgrid_testing.h"
+
+#include "lammps.h"
+#include "library.h"
+#include "nbin_hgrid.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "npair_hgrid.h"
+
+#include "libhgrid/cost_model.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <memory>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+struct ModelCase {
+  std::string name;
+  int dimension;
+  double alpha, omega, packing;
+  int natoms;
+};
+
+class HGridModel : public ::testing::TestWithParam<ModelCase> {};
+}    // namespace
+
+TEST_P(HGridModel, CountersMatchPrediction)
+{
+  const ModelCase &mc = GetParam();
+  SystemSpec spec;
+  spec.dimension = mc.dimension;
+  spec.alpha = mc.alpha;
+  spec.omega = mc.omega;
+  spec.packing = mc.packing;
+  spec.natoms = mc.natoms;
+  spec.seed = 3;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+
+  const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+  ASSERT_GE(idx, 0);
+  auto *np = dynamic_cast<LAMMPS_NS::NPairHGridBase *>(lmp->neighbor->lists[idx]->np);
+  ASSERT_NE(np, nullptr);
+  auto *nb = dynamic_cast<LAMMPS_NS::NBinHGrid *>(np->nb);
+  ASSERT_NE(nb, nullptr);
+  const hgrid::Layout layout = nb->get_layout();
+
+  long local[2] = {(long) np->counters.distance_checks, (long) np->counters.cells_visited};
+  long global[2];
+  MPI_Allreduce(local, global, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  const double checks = double(global[0]) / spec.natoms, visits = double(global[1]) / spec.natoms;
+
+  hgrid::PowerLaw f(spec.alpha, 1.0, spec.omega);
+  hgrid::SystemParams params;
+  params.dimension = spec.dimension;
+  params.packing = spec.packing;
+  params.skin = spec.skin;
+  const hgrid::Cost predicted = hgrid::evaluate(layout, f, params);
+
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0)
+    printf("  %s: %d levels, checks/particle measured %.4g predicted %.4g, cell visits "
+           "measured %.4g predicted %.4g\n",
+           mc.name.c_str(), layout.num_levels(), checks, predicted.distance_checks, visits,
+           predicted.cell_visits);
+  EXPECT_NEAR(checks / predicted.distance_checks, 1.0, 0.15)
+      << "measured " << checks << " predicted " << predicted.distance_checks << " with "
+      << layout.num_levels() << " levels";
+  EXPECT_NEAR(visits / predicted.cell_visits, 1.0, 0.15)
+      << "measured " << visits << " predicted " << predicted.cell_visits;
+  const double measured_total = checks + params.K * visits;
+  EXPECT_NEAR(measured_total / predicted.total, 1.0, 0.15);
+  EXPECT_GT(layout.num_levels(), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RandomSystems, HGridModel,
+    ::testing::Values(ModelCase{"pl3_omega10_nu01_3d", 3, -3.0, 10.0, 0.1, 100000},
+                      ModelCase{"pl3_omega20_nu02_3d", 3, -3.0, 20.0, 0.2, 100000},
+                      ModelCase{"pl2_omega10_nu02_3d", 3, -2.0, 10.0, 0.2, 100000},
+                      ModelCase{"pl3_omega20_nu03_2d", 2, -3.0, 20.0, 0.3, 100000}),
+    [](const auto &info) { return info.param.name; });
