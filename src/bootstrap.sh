@@ -8,7 +8,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$1
 shift
 
-packages=(cmake ninja-build g++ ccache patch python3 libopenmpi-dev openmpi-bin libgtest-dev
+packages=(cmake ninja-build g++ ccache patch python3 python3-matplotlib libopenmpi-dev openmpi-bin libgtest-dev
           apt ca-certificates)
 missing=()
 for p in "${packages[@]}"; do
