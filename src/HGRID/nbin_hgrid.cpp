@@ -158,12 +158,17 @@ void NBinHGrid::range_of_cutoff_diameters(double &cmin, double &cmax)
   if (!(cmin > 0.0)) cmin = cmax;
 }
 
-/* ---------------------------------------------------------------------- */
+/* ----------------------------------------------------------------------
+   explicit layout, or the cost model's optimum; prediction for the layout used
+------------------------------------------------------------------------- */
 
 void NBinHGrid::choose_layout()
 {
   double cmin, cmax;
   range_of_cutoff_diameters(cmin, cmax);
+  hgrid::SystemParams params;
+  std::vector<double> counts;
+  const auto f = radius_histogram(cmin, cmax, params, counts);
 
   hgrid::Layout chosen;
   try {
@@ -171,83 +176,95 @@ void NBinHGrid::choose_layout()
       hgrid::validate(user_layout, cmax);
       chosen = user_layout;
     } else {
-      chosen = model_layout(cmin, cmax);
+      chosen = model_layout(f.get(), params, counts, cmax);
     }
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
   }
+  predicted = f ? hgrid::evaluate(chosen, *f, params) : hgrid::Cost();
 
   if (chosen != layout) layout_printed = 0;
   layout = chosen;
-  if (!layout_printed && comm->me == 0)
+  if (!layout_printed && comm->me == 0) {
+    if (f) {
+      const double single = hgrid::evaluate(hgrid::Layout{{layout.top()}, layout.search}, *f,
+                                            params).total;
+      utils::logmesg(lmp, "HGrid cost model: packing fraction {:.4g}, predicted work per "
+                     "particle {:.4g} (one level: {:.4g}, speed-up {:.3g})\n", params.packing,
+                     predicted.total, single, single / predicted.total);
+    }
     utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
                    layout.num_levels(), hgrid::search_name(layout.search), cmin, cmax,
                    hgrid::describe(layout));
+  }
   layout_printed = 1;
 }
 
 /* ----------------------------------------------------------------------
-   optimal layout of the cost model (eq. 27 minimized over levels, sizes and,
-   unless given, the search direction) for the histogram of the radii of all
-   atoms, the packing fraction of the box and the skin; rank 0 decides
+   histogram of the radii of all atoms (evenly spaced in log r, up to the largest
+   radius fix pour/deposit may insert), packing fraction and skin for the model;
+   nullptr for a monodisperse or empty system
 ------------------------------------------------------------------------- */
 
-hgrid::Layout NBinHGrid::model_layout(double cmin, double cmax)
+std::unique_ptr<hgrid::Histogram> NBinHGrid::radius_histogram(double cmin, double cmax,
+                                                               hgrid::SystemParams &params,
+                                                               std::vector<double> &counts)
 {
   const double rmin = 0.5 * (cmin - skin), rmax = 0.5 * (cmax - skin);
   const int dim = domain->dimension;
-  double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
-
-  // histogram of radii, evenly spaced in log r, summed over all ranks
+  const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
   const double lo = rmin * (1.0 - 1.0e-9), hi = rmax * (1.0 + 1.0e-9);
   const double logratio = std::log(hi / lo);
-  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0), global(HISTOGRAM_BINS + 1);
+
+  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0);
+  counts.assign(HISTOGRAM_BINS + 1, 0.0);
   const double *radius = atom->radius;
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(radius[i] > 0.0)) continue;
-    int bin = static_cast<int>(std::log(radius[i] / lo) / logratio * HISTOGRAM_BINS);
+    const int bin = static_cast<int>(std::log(radius[i] / lo) / logratio * HISTOGRAM_BINS);
     local[MIN(MAX(bin, 0), HISTOGRAM_BINS - 1)] += 1.0;
-    local[HISTOGRAM_BINS] += (dim == 3 ? 4.0 / 3.0 * MY_PI * radius[i] : MY_PI) * radius[i] * radius[i];
+    local[HISTOGRAM_BINS] += (dim == 3 ? 4.0 / 3.0 * radius[i] : 1.0) * MY_PI * radius[i] * radius[i];
   }
-  MPI_Allreduce(local.data(), global.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
-  const double packing = global[HISTOGRAM_BINS] / box_volume;
-  global.pop_back();
+  MPI_Allreduce(local.data(), counts.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
 
-  std::vector<double> key = global;
-  key.insert(key.end(), {cmin, cmax, skin, packing, (double) dim, (double) user_search,
-                         (double) user_layout.search});
+  params = hgrid::SystemParams();
+  params.dimension = dim;
+  params.packing = counts.back() / box_volume;
+  params.skin = skin;
+  counts.pop_back();
+  if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6)) || !(params.packing > 0.0)) return nullptr;
+
+  std::vector<double> edges(HISTOGRAM_BINS + 1);
+  for (int b = 0; b <= HISTOGRAM_BINS; b++) edges[b] = lo * std::exp(logratio * b / HISTOGRAM_BINS);
+  return std::make_unique<hgrid::Histogram>(edges, counts);
+}
+
+/* ----------------------------------------------------------------------
+   optimal layout of the cost model (eq. 27 minimized over levels, sizes and,
+   unless given, the search direction); rank 0 decides, the result is cached
+------------------------------------------------------------------------- */
+
+hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                                      const std::vector<double> &counts, double cmax)
+{
+  std::vector<double> key = counts;
+  key.insert(key.end(), {cmax, skin, params.packing, (double) params.dimension,
+                         (double) user_search, (double) user_layout.search});
   if (key == model_key) return model_result;
 
   hgrid::Layout chosen{{cmax}, user_layout.search};
-  double predicted = 0.0, single = 0.0;
-  if (rmax > rmin * (1.0 + 1.0e-6) && packing > 0.0 && rmin > 0.0) {
-    std::vector<double> edges(HISTOGRAM_BINS + 1);
-    for (int b = 0; b <= HISTOGRAM_BINS; b++) edges[b] = lo * std::exp(logratio * b / HISTOGRAM_BINS);
-    hgrid::Histogram f(edges, global);
-    hgrid::SystemParams params;
-    params.dimension = dim;
-    params.packing = packing;
-    params.skin = skin;
-    if (comm->me == 0) {
-      const auto best = hgrid::best_layout(hgrid::Method::Optimal, f, params, user_layout.search,
-                                           !user_search);
-      chosen = best.layout;
-      predicted = best.cost.total;
-      single = hgrid::evaluate(hgrid::Layout{{chosen.top()}, chosen.search}, f, params).total;
-    }
-    // every rank uses rank 0's layout
-    int nlevels = chosen.num_levels(), search = chosen.search == hgrid::Search::TopDown;
+  if (f) {
+    if (comm->me == 0)
+      chosen = hgrid::best_layout(hgrid::Method::Optimal, *f, params, user_layout.search,
+                                  !user_search).layout;
+    int nlevels = chosen.num_levels(), topdown = chosen.search == hgrid::Search::TopDown;
     MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
-    MPI_Bcast(&search, 1, MPI_INT, 0, world);
+    MPI_Bcast(&topdown, 1, MPI_INT, 0, world);
     chosen.cell_sizes.resize(nlevels);
     MPI_Bcast(chosen.cell_sizes.data(), nlevels, MPI_DOUBLE, 0, world);
-    chosen.search = search ? hgrid::Search::TopDown : hgrid::Search::BottomUp;
+    chosen.search = topdown ? hgrid::Search::TopDown : hgrid::Search::BottomUp;
   }
   chosen.cell_sizes.back() = MAX(chosen.cell_sizes.back(), cmax);
-  if (comm->me == 0 && predicted > 0.0)
-    utils::logmesg(lmp, "HGrid cost model: packing fraction {:.4g}, predicted work per particle "
-                   "{:.4g} (one level: {:.4g}, speed-up {:.3g})\n", packing, predicted, single,
-                   single / predicted);
   model_key = key;
   model_result = chosen;
   return chosen;

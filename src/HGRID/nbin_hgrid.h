@@ -24,7 +24,9 @@ NBinStyle(hgrid,
 #include "libhgrid/cost_model.h"
 #include "libhgrid/grid.h"
 #include "libhgrid/layout.h"
+#include "libhgrid/radius_distribution.h"
 
+#include <memory>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -49,6 +51,8 @@ class NBinHGrid : public NBin {
   double memory_usage() override;
 
   const hgrid::Layout &get_layout() const { return layout; }
+  // cost model's prediction for the current layout (total 0 if not applicable)
+  const hgrid::Cost &get_predicted() const { return predicted; }
   const hgrid::LevelGrid &get_grid(int level) const { return grids[level]; }
   const hgrid::CellLists &get_cells() const { return cells; }
   double get_skin() const { return skin; }
@@ -58,6 +62,7 @@ class NBinHGrid : public NBin {
 
  protected:
   hgrid::Layout layout;               // current levels and cell sizes
+  hgrid::Cost predicted;              // model prediction for layout
   hgrid::Layout user_layout;          // explicit layout from the neighbor command, if any
   int user_levels;                    // 1 if the neighbor command gave cell sizes
   int user_search;                    // 1 if the neighbor command gave the search direction
@@ -69,7 +74,11 @@ class NBinHGrid : public NBin {
   void parse_args();
   void choose_layout();
   void range_of_cutoff_diameters(double &cmin, double &cmax);
-  hgrid::Layout model_layout(double cmin, double cmax);
+  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
+                                                     hgrid::SystemParams &params,
+                                                     std::vector<double> &counts);
+  hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                             const std::vector<double> &counts, double cmax);
   std::vector<double> model_key;      // inputs of the last model_layout() call
   hgrid::Layout model_result;         // and its result
 };

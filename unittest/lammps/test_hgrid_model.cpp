@@ -6,6 +6,8 @@
 
 #include "hgrid_testing.h"
 
+#include "exceptions.h"
+#include "input.h"
 #include "lammps.h"
 #include "library.h"
 #include "nbin_hgrid.h"
@@ -83,6 +85,51 @@ TEST_P(HGridModel, CountersMatchPrediction)
   const double measured_total = checks + params.K * visits;
   EXPECT_NEAR(measured_total / predicted.total, 1.0, 0.15);
   EXPECT_GT(layout.num_levels(), 1);
+}
+
+TEST(HGridCompute, ReportsCountersAndPrediction)
+{
+  SystemSpec spec;
+  spec.natoms = 20000;
+  spec.omega = 10.0;
+  spec.packing = 0.2;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  lmp->input->one("compute hg all hgrid");
+  lmp->input->one("thermo_style custom step c_hg[*]");
+  lmp->input->one("run 0 post no");
+  auto *values = (double *) lammps_extract_compute(lmp.get(), "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+  ASSERT_NE(values, nullptr);
+
+  const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+  auto *np = dynamic_cast<LAMMPS_NS::NPairHGridBase *>(lmp->neighbor->lists[idx]->np);
+  auto *nb = dynamic_cast<LAMMPS_NS::NBinHGrid *>(np->nb);
+  long local = np->counters.distance_checks, global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(values[0], nb->get_layout().num_levels());
+  EXPECT_NEAR(values[1], double(global) / spec.natoms, 1e-12);
+  EXPECT_NEAR(values[3], nb->get_predicted().distance_checks, 1e-12);
+  EXPECT_NEAR(values[5], values[3] + 0.2 * values[4], 1e-9);
+  EXPECT_NEAR(values[1] / values[3], 1.0, 0.15);
+  EXPECT_NEAR(values[2] / values[4], 1.0, 0.15);
+}
+
+TEST(HGridCompute, RequiresNeighborHGrid)
+{
+  SystemSpec spec;
+  spec.natoms = 100;
+  spec.omega = 3.0;
+  spec.neighbor = "bin";
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  std::string msg;
+  try {
+    lmp->input->one("compute hg all hgrid");
+    lmp->input->one("run 0 post no");
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("Compute hgrid requires neighbor style hgrid"), std::string::npos) << msg;
 }
 
 INSTANTIATE_TEST_SUITE_P(

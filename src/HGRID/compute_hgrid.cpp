@@ -1,0 +1,84 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "compute_hgrid.h"
+
+#include "atom.h"
+#include "error.h"
+#include "force.h"
+#include "nbin_hgrid.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "npair_hgrid.h"
+#include "pair.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+static constexpr int NVALUES = 6;
+
+/* ---------------------------------------------------------------------- */
+
+ComputeHGrid::ComputeHGrid(LAMMPS *lmp, int narg, char **arg) : Compute(lmp, narg, arg)
+{
+  if (narg != 3) error->all(FLERR, "Illegal compute hgrid command: expected no arguments");
+  vector_flag = 1;
+  size_vector = NVALUES;
+  extvector = 0;
+  vector = new double[NVALUES];
+}
+
+ComputeHGrid::~ComputeHGrid()
+{
+  delete[] vector;
+}
+
+void ComputeHGrid::init()
+{
+  if (neighbor->style != Neighbor::HGRID)
+    error->all(FLERR, Error::NOLASTLINE, "Compute hgrid requires neighbor style hgrid");
+}
+
+/* ----------------------------------------------------------------------
+   the pair style's list if hgrid builds it, else the first hgrid list
+------------------------------------------------------------------------- */
+
+NPairHGridBase *ComputeHGrid::find_hgrid_pair() const
+{
+  if (force->pair && force->pair->list) {
+    auto *np = dynamic_cast<NPairHGridBase *>(force->pair->list->np);
+    if (np) return np;
+  }
+  for (int i = 0; i < neighbor->nlist; i++) {
+    auto *np = dynamic_cast<NPairHGridBase *>(neighbor->lists[i]->np);
+    if (np) return np;
+  }
+  return nullptr;
+}
+
+void ComputeHGrid::compute_vector()
+{
+  invoked_vector = update->ntimestep;
+  NPairHGridBase *np = find_hgrid_pair();
+  if (!np)
+    error->all(FLERR, Error::NOLASTLINE, "Compute hgrid found no neighbor list built by hgrid");
+  auto *nb = dynamic_cast<NBinHGrid *>(np->nb);
+
+  double local[2] = {(double) np->counters.distance_checks, (double) np->counters.cells_visited};
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, world);
+  const double natoms = MAX(1.0, (double) atom->natoms);
+  const hgrid::Cost &predicted = nb->get_predicted();
+  vector[0] = nb->get_layout().num_levels();
+  vector[1] = global[0] / natoms;
+  vector[2] = global[1] / natoms;
+  vector[3] = predicted.distance_checks;
+  vector[4] = predicted.cell_visits;
+  vector[5] = predicted.total;
+}
