@@ -36,26 +36,6 @@ int level_of(const Layout &layout, double cutoff_diameter)
   return static_cast<int>(it - s.begin());
 }
 
-Layout exponential_layout(double cutoff_min, double cutoff_max, double ratio, Search search)
-{
-  if (!(cutoff_min > 0.0) || !(cutoff_max > 0.0))
-    throw std::invalid_argument("cutoff diameters must be positive");
-  if (!(ratio > 1.0)) throw std::invalid_argument("level size ratio must exceed 1");
-  Layout layout;
-  layout.search = search;
-  const double omega = cutoff_max / cutoff_min;
-  if (omega <= 1.0 + kSizeTolerance) {
-    layout.cell_sizes = {cutoff_max};
-    return layout;
-  }
-  const int levels = std::max(1, static_cast<int>(std::ceil(std::log(omega) / std::log(ratio) -
-                                                            kSizeTolerance)));
-  for (int h = 1; h < levels; ++h)
-    layout.cell_sizes.push_back(cutoff_min * std::pow(omega, static_cast<double>(h) / levels));
-  layout.cell_sizes.push_back(cutoff_max);    // exact top, no round-off
-  return layout;
-}
-
 const char *search_name(Search search)
 {
   return search == Search::TopDown ? "topdown" : "bottomup";

@@ -23,10 +23,6 @@ enum class Search {
   BottomUp     ///< a particle searches the levels above its own (larger particles)
 };
 
-/// Default ratio of consecutive cell sizes of the exponential layout (eq. 36)
-/// used until the cost model chooses the layout.
-constexpr double kDefaultLevelRatio = 3.0;
-
 /// Relative tolerance used when comparing cutoff diameters with cell sizes, so that
 /// a particle whose cutoff diameter equals a cell size up to round-off fits that level.
 constexpr double kSizeTolerance = 1.0e-12;
@@ -53,14 +49,6 @@ void validate(const Layout &layout, double max_cutoff_diameter);
 /// \brief Level of insertion (eq. 3): the lowest level h with c <= s_h.
 /// \return 0-based level, or -1 when \p cutoff_diameter exceeds the top level.
 [[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
-
-/// \brief Exponential layout (eq. 36): s_h = c_min * (c_max/c_min)^(h/L), h = 1..L,
-/// with L the smallest number of levels whose size ratio does not exceed \p ratio.
-/// A monodisperse system (c_max <= c_min) gets one level of size c_max.
-/// \throws std::invalid_argument for non-positive sizes or ratio <= 1.
-[[nodiscard]] Layout exponential_layout(double cutoff_min, double cutoff_max,
-                                        double ratio = kDefaultLevelRatio,
-                                        Search search = Search::BottomUp);
 
 /// Lower-case name of a search direction, as used in input scripts.
 [[nodiscard]] const char *search_name(Search search);

@@ -217,6 +217,24 @@ TEST(CostModel, OptimiserNeverWorseThanStart)
     }
 }
 
+TEST(CostModel, LayoutMethodsSpanTheCutoffRange)
+{
+  // exponential (eq. 36) and linear (eq. 34) between s_0 = 2 r_min and s_L = 2 r_max
+  PowerLaw f(-3.0, 1.0, 50.0);
+  const SystemParams p = paper3d();
+  const Layout ex = make_layout(Method::Exponential, 5, Search::TopDown, f, p);
+  const Layout lin = make_layout(Method::Linear, 4, Search::BottomUp, f, p);
+  ASSERT_EQ(ex.num_levels(), 5);
+  for (int h = 1; h <= 5; ++h) EXPECT_NEAR(ex.cell_sizes[h - 1], 2.0 * std::pow(50.0, h / 5.0), 1e-9);
+  for (int h = 1; h <= 4; ++h) EXPECT_NEAR(lin.cell_sizes[h - 1], 2.0 + h * 98.0 / 4, 1e-9);
+  EXPECT_EQ(ex.top(), 100.0);    // exact top, no round-off
+  EXPECT_EQ(lin.search, Search::BottomUp);
+  EXPECT_THROW((void) make_layout(Method::Linear, 0, Search::TopDown, f, p), std::invalid_argument);
+  // any method with L = 1 is the single level of the largest cutoff diameter
+  for (Method m : {Method::Linear, Method::Exponential, Method::ConstantRatio, Method::Optimal})
+    EXPECT_EQ(make_layout(m, 1, Search::TopDown, f, p).cell_sizes, std::vector<double>{100.0});
+}
+
 TEST(CostModel, SkinEntersCutoffDiameters)
 {
   // with a skin the single level must hold 2 r_max + skin and the model is evaluated

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <stdexcept>
 
 using hgrid::Layout;
@@ -46,36 +47,6 @@ TEST(Layout, ValidateRejectsBadLayouts)
   } catch (std::invalid_argument &e) {
     EXPECT_NE(std::string(e.what()).find("level 3"), std::string::npos) << e.what();
   }
-}
-
-TEST(Layout, ExponentialLayoutSpansCutoffRange)
-{
-  // omega = 100, ratio 3: L = ceil(ln 100 / ln 3) = 5, s_h = 100^(h/5)
-  Layout layout = hgrid::exponential_layout(1.0, 100.0, 3.0, Search::TopDown);
-  ASSERT_EQ(layout.num_levels(), 5);
-  for (int h = 1; h <= 5; ++h)
-    EXPECT_NEAR(layout.cell_sizes[h - 1], std::pow(100.0, h / 5.0), 1e-12 * layout.top());
-  EXPECT_EQ(layout.top(), 100.0);    // exact, no round-off
-  EXPECT_EQ(layout.search, Search::TopDown);
-  EXPECT_NO_THROW(hgrid::validate(layout, 100.0));
-  EXPECT_EQ(hgrid::level_of(layout, 1.0), 0);
-}
-
-TEST(Layout, ExponentialLayoutOfOneSizeHasOneLevel)
-{
-  Layout layout = hgrid::exponential_layout(2.5, 2.5);
-  ASSERT_EQ(layout.num_levels(), 1);
-  EXPECT_EQ(layout.top(), 2.5);
-  // ratio just above 1 level per factor 3
-  EXPECT_EQ(hgrid::exponential_layout(1.0, 2.9).num_levels(), 1);
-  EXPECT_EQ(hgrid::exponential_layout(1.0, 3.1).num_levels(), 2);
-}
-
-TEST(Layout, ExponentialLayoutRejectsDegenerateInput)
-{
-  EXPECT_THROW((void) hgrid::exponential_layout(0.0, 1.0), std::invalid_argument);
-  EXPECT_THROW((void) hgrid::exponential_layout(1.0, -1.0), std::invalid_argument);
-  EXPECT_THROW((void) hgrid::exponential_layout(1.0, 10.0, 1.0), std::invalid_argument);
 }
 
 TEST(Layout, DescribeListsEveryLevel)
