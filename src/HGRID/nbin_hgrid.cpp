@@ -15,6 +15,7 @@
 #include "domain.h"
 #include "error.h"
 #include "fix.h"
+#include "fix_hgrid_tune.h"
 #include "group.h"
 #include "math_const.h"
 #include "memory.h"
@@ -170,9 +171,12 @@ void NBinHGrid::choose_layout()
   std::vector<double> counts;
   const auto f = radius_histogram(cmin, cmax, params, counts);
 
+  FixHGridTune *tune = find_tune();
   hgrid::Layout chosen;
   try {
-    if (user_levels) {
+    if (tune && tune->has_layout && hgrid::level_of(tune->layout, cmax) >= 0) {
+      chosen = tune->layout;    // kept across runs and restarts; the fix re-evaluates it
+    } else if (user_levels) {
       hgrid::validate(user_layout, cmax);
       chosen = user_layout;
     } else {
@@ -228,6 +232,8 @@ std::unique_ptr<hgrid::Histogram> NBinHGrid::radius_histogram(double cmin, doubl
   MPI_Allreduce(local.data(), counts.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
 
   params = hgrid::SystemParams();
+  FixHGridTune *tune = find_tune();
+  if (tune) params.K = tune->K;
   params.dimension = dim;
   params.packing = counts.back() / box_volume;
   params.skin = skin;
@@ -247,16 +253,23 @@ std::unique_ptr<hgrid::Histogram> NBinHGrid::radius_histogram(double cmin, doubl
 hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
                                       const std::vector<double> &counts, double cmax)
 {
+  // settings: fix hgrid/tune's, else the optimal method and the neighbor keywords
+  FixHGridTune *tune = find_tune();
+  const hgrid::Method method = tune ? tune->method : hgrid::Method::Optimal;
+  const int auto_search = tune ? tune->auto_search : !user_search;
+  const hgrid::Search search = tune ? tune->search : user_layout.search;
+  const int maxlevels = tune ? tune->maxlevels : hgrid::kMaxLevels;
+
   std::vector<double> key = counts;
-  key.insert(key.end(), {cmax, skin, params.packing, (double) params.dimension,
-                         (double) user_search, (double) user_layout.search});
+  key.insert(key.end(), {cmax, skin, params.packing, params.K, (double) params.dimension,
+                         (double) method, (double) auto_search, (double) search,
+                         (double) maxlevels});
   if (key == model_key) return model_result;
 
-  hgrid::Layout chosen{{cmax}, user_layout.search};
+  hgrid::Layout chosen{{cmax}, search};
   if (f) {
     if (comm->me == 0)
-      chosen = hgrid::best_layout(hgrid::Method::Optimal, *f, params, user_layout.search,
-                                  !user_search).layout;
+      chosen = hgrid::best_layout(method, *f, params, search, auto_search, maxlevels).layout;
     int nlevels = chosen.num_levels(), topdown = chosen.search == hgrid::Search::TopDown;
     MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
     MPI_Bcast(&topdown, 1, MPI_INT, 0, world);
@@ -268,6 +281,22 @@ hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::Sy
   model_key = key;
   model_result = chosen;
   return chosen;
+}
+
+/* ----------------------------------------------------------------------
+   layout chosen by fix hgrid/tune during a run; the caller re-runs setup_bins()
+------------------------------------------------------------------------- */
+
+void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction)
+{
+  layout = new_layout;
+  predicted = new_prediction;
+}
+
+FixHGridTune *NBinHGrid::find_tune() const
+{
+  auto fixes = modify->get_fix_by_style("^hgrid/tune$");
+  return fixes.empty() ? nullptr : dynamic_cast<FixHGridTune *>(fixes.front());
 }
 
 /* ---------------------------------------------------------------------- */

@@ -60,6 +60,15 @@ class NBinHGrid : public NBin {
   int *atom2level;    // 0-based level of each binned atom (local+ghost), -1 if not binned
   int *atom2cell;     // local cell index on that level, -1 if outside the level's window
 
+  // cost-model access for fix hgrid/tune
+  void range_of_cutoff_diameters(double &cmin, double &cmax);
+  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
+                                                     hgrid::SystemParams &params,
+                                                     std::vector<double> &counts);
+  hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                             const std::vector<double> &counts, double cmax);
+  void set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction);
+
  protected:
   hgrid::Layout layout;               // current levels and cell sizes
   hgrid::Cost predicted;              // model prediction for layout
@@ -73,12 +82,7 @@ class NBinHGrid : public NBin {
 
   void parse_args();
   void choose_layout();
-  void range_of_cutoff_diameters(double &cmin, double &cmax);
-  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
-                                                     hgrid::SystemParams &params,
-                                                     std::vector<double> &counts);
-  hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                             const std::vector<double> &counts, double cmax);
+  class FixHGridTune *find_tune() const;
   std::vector<double> model_key;      // inputs of the last model_layout() call
   hgrid::Layout model_result;         // and its result
 };

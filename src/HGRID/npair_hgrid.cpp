@@ -18,6 +18,7 @@
 #include "nbin_hgrid.h"
 #include "neigh_list.h"
 #include "nstencil_hgrid.h"
+#include "platform.h"
 
 using namespace LAMMPS_NS;
 
@@ -97,6 +98,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
   const int nlevels = layout.num_levels();
   const bool topdown = (layout.search == hgrid::Search::TopDown);
   bigint ncells_visited = 0, ndistance_checks = 0;
+  const double start_time = platform::walltime();
 
   // distance test of pair (i,j) and storage with history and special bits
 
@@ -222,6 +224,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
   if (!HALF) list->gnum = 0;
   counters.cells_visited = ncells_visited;
   counters.distance_checks = ndistance_checks;
+  counters.build_time = platform::walltime() - start_time;
 }
 
 namespace LAMMPS_NS {

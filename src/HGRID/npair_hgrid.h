@@ -52,6 +52,7 @@ namespace LAMMPS_NS {
 struct HGridBuildCounters {
   bigint cells_visited = 0;      // cells whose particle range was read (T^ca)
   bigint distance_checks = 0;    // pairs whose distance was computed (T^cd)
+  double build_time = 0.0;       // wall time of the pair build [s]
 };
 
 class NPairHGridBase : public NPair {

@@ -53,10 +53,10 @@ double radius_of(const SystemSpec &spec, long tag)
   return std::pow(lo + u * (hi - lo), 1.0 / a1);
 }
 
-LAMMPS *make_lammps()
+LAMMPS *make_lammps(MPI_Comm comm)
 {
   LAMMPS::argv args = {"hgrid_test", "-log", "none", "-screen", "none", "-nocite"};
-  return new LAMMPS(args, MPI_COMM_WORLD);
+  return new LAMMPS(args, comm);
 }
 
 static double box_length(const SystemSpec &spec)
@@ -74,7 +74,7 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   const double length = box_length(spec);
   auto cmd = [lmp](const std::string &line) { lmp->input->one(line); };
   if (spec.dimension == 2) cmd("dimension 2");
-  cmd("atom_style sphere");
+  cmd("atom_style sphere 1");    // dynamic radius: fix adapt may change it
   const std::string np = spec.shrinkwrap ? "s" : "f";
   cmd("boundary " + (spec.periodic ? std::string("p p p")
                                    : np + " " + np + " " + (spec.dimension == 2 ? "p" : np)));

@@ -7,6 +7,8 @@
 
 #include "lammps.h"
 
+#include <mpi.h>
+
 #include <array>
 #include <map>
 #include <string>
@@ -37,8 +39,8 @@ struct SystemSpec {
 /// Radius of atom \p tag: the same on every rank and for every rank count.
 [[nodiscard]] double radius_of(const SystemSpec &spec, long tag);
 
-/// A LAMMPS instance on MPI_COMM_WORLD with no screen or log output.
-[[nodiscard]] LAMMPS_NS::LAMMPS *make_lammps();
+/// A LAMMPS instance on \p comm (default MPI_COMM_WORLD) with no screen or log output.
+[[nodiscard]] LAMMPS_NS::LAMMPS *make_lammps(MPI_Comm comm = MPI_COMM_WORLD);
 
 /// Run the input lines of \p spec up to "run 0 post no".
 void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
