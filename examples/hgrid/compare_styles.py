@@ -15,16 +15,19 @@ import sys
 
 
 def parse_log(text):
-    def grab(pattern, cast=float, default=None):
-        m = re.search(pattern, text, re.M)
-        return cast(m.group(1)) if m else default
+    """Totals over all runs of a log: times, builds, re-levels; last pair count; peak memory."""
+    def column(pattern, cast=float):
+        return [cast(v) for v in re.findall(pattern, text, re.M)]
+    pairs = column(r"^Total # of neighbors = (\d+)", int)
+    memory = column(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| (\S+)")
     return {
-        "neigh": grab(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)"),
-        "pair": grab(r"^Pair\s*\|\s*\S+\s*\|\s*(\S+)"),
-        "loop": grab(r"^Loop time of (\S+)"),
-        "pairs": grab(r"^Total # of neighbors = (\d+)", int),
-        "builds": grab(r"^Neighbor list builds = (\d+)", int),
-        "memory": grab(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| (\S+)"),
+        "neigh": sum(column(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)")),
+        "pair": sum(column(r"^Pair\s*\|\s*\S+\s*\|\s*(\S+)")),
+        "loop": sum(column(r"^Loop time of (\S+)")),
+        "pairs": pairs[-1] if pairs else None,
+        "builds": sum(column(r"^Neighbor list builds = (\d+)", int)),
+        "memory": max(memory) if memory else 0.0,
+        "relevels": len(re.findall(r"^hgrid/tune: step \d+ re-level", text, re.M)),
     }
 
 
@@ -52,33 +55,62 @@ def main():
     p.add_argument("--np", type=int, default=1)
     p.add_argument("--var", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     p.add_argument("--workdir", default=".")
+    p.add_argument("--png", help="bar chart of Neigh/Pair/other time per style (needs matplotlib)")
+    p.add_argument("--same-pairs", action="store_true",
+                   help="fail if the styles end with different numbers of pairs (static systems)")
     args = p.parse_args()
     args.lmp = os.path.abspath(args.lmp)
     args.workdir = os.path.abspath(args.workdir)
 
     results = {s: run(args, s) for s in args.styles.split(",")}
-    header = "%-7s %10s %12s %9s %9s %12s %7s %12s %9s" % (
+    header = "%-7s %10s %10s %9s %9s %10s %7s %9s %8s %8s" % (
         "style", "Neigh [s]", "ms/build", "Pair [s]", "Loop [s]", "pairs", "builds",
-        "mem [MB/rank]", "vs bin")
+        "MB/rank", "relevel", "vs bin")
     print(header)
     print("-" * len(header))
     base = results.get("bin", {}).get("neigh")
     ok = True
     for style, r in results.items():
-        if "error" in r or r.get("neigh") is None:
+        if "error" in r or not r.get("builds"):
             print("%-7s failed: %s" % (style, r.get("error", "no timing in log")))
             ok = False
             continue
-        per_build = 1000.0 * r["neigh"] / max(r["builds"] or 1, 1)
+        per_build = 1000.0 * r["neigh"] / r["builds"]
         speedup = "%.1fx" % (base / r["neigh"]) if base and r["neigh"] else "-"
-        print("%-7s %10.3f %12.2f %9.3f %9.3f %12d %7d %12.2f %9s" % (
+        print("%-7s %10.3f %10.2f %9.3f %9.3f %10s %7d %9.2f %8d %8s" % (
             style, r["neigh"], per_build, r["pair"], r["loop"], r["pairs"], r["builds"],
-            r["memory"], speedup))
-    pairs = {r["pairs"] for r in results.values() if "pairs" in r and r["pairs"] is not None}
-    if len(pairs) > 1:
-        print("WARNING: the styles found different numbers of neighbor pairs: %s" % sorted(pairs))
+            r["memory"], r["relevels"], speedup))
+    pairs = {r["pairs"] for r in results.values() if r.get("pairs") is not None}
+    if args.same_pairs and len(pairs) > 1:
+        print("ERROR: the styles found different numbers of neighbor pairs: %s" % sorted(pairs))
         ok = False
+    if args.png:
+        plot(results, args.png, os.path.basename(args.input))
     return 0 if ok else 1
+
+
+def plot(results, png, title):
+    try:
+        import matplotlib
+    except ImportError:
+        print("no plot: matplotlib is missing (Debian: python3-matplotlib, run with /usr/bin/python3)")
+        return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    styles = [s for s, r in results.items() if r.get("builds")]
+    neigh = [results[s]["neigh"] for s in styles]
+    pair = [results[s]["pair"] for s in styles]
+    other = [results[s]["loop"] - n - p for s, n, p in zip(styles, neigh, pair)]
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    ax.bar(styles, neigh, label="Neigh")
+    ax.bar(styles, pair, bottom=neigh, label="Pair")
+    ax.bar(styles, other, bottom=[n + p for n, p in zip(neigh, pair)], label="other")
+    ax.set_ylabel("wall time [s]")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print("wrote %s" % png)
 
 
 if __name__ == "__main__":

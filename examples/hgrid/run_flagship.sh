@@ -7,5 +7,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 "$root/src/bootstrap.sh" "$root/build" -DHGRID_ENABLE_TESTING=OFF
 mkdir -p "$root/build/flagship"
-python3 "$here/compare_styles.py" --lmp "$root/build/lmp" --input "$here/in.hgrid.powerlaw" \
-  --workdir "$root/build/flagship" "$@"
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3    # Debian's, with matplotlib
+"$python" "$here/compare_styles.py" --lmp "$root/build/lmp" --input "$here/in.hgrid.powerlaw" \
+  --workdir "$root/build/flagship" --same-pairs "$@"

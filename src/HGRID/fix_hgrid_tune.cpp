@@ -41,6 +41,10 @@ static constexpr double K_MEMORY = 0.9;
 static constexpr double K_MIN = 0.01, K_MAX = 10.0;
 // the two-parameter fit is used only if the samples are this far from collinear
 static constexpr double K_MIN_CONDITION = 1.0e-6;
+// a re-level forced by a particle above the top level makes the new top this much
+// larger than the largest cutoff diameter, so that growing particles do not force a
+// re-level at every reneighboring
+static constexpr double OVERFLOW_HEADROOM = 0.25;
 
 /* ---------------------------------------------------------------------- */
 
@@ -182,10 +186,11 @@ void FixHGridTune::tune(int scheduled)
   if (!scheduled && !too_small) return;
   last_tune = update->ntimestep;
 
+  const double ctop = too_small ? cmin + (cmax - cmin) * (1.0 + OVERFLOW_HEADROOM) : cmax;
   hgrid::SystemParams params;
   std::vector<double> counts;
-  const auto f = nb->radius_histogram(cmin, cmax, params, counts);
-  const hgrid::Layout optimal = nb->model_layout(f.get(), params, counts, cmax);
+  const auto f = nb->radius_histogram(cmin, ctop, params, counts);
+  const hgrid::Layout optimal = nb->model_layout(f.get(), params, counts, ctop);
   const hgrid::Cost optimal_cost = f ? hgrid::evaluate(optimal, *f, params) : hgrid::Cost();
   cost_optimal = optimal_cost.total;
   cost_current = (f && !too_small) ? hgrid::evaluate(current, *f, params).total : 0.0;
@@ -201,11 +206,12 @@ void FixHGridTune::tune(int scheduled)
       for (double s : current.cell_sizes) from += fmt::format(" {:.4g}", s);
       for (double s : optimal.cell_sizes) to += fmt::format(" {:.4g}", s);
       utils::logmesg(lmp, "hgrid/tune: step {} re-level ({}): {} level(s){} {} -> {} level(s){} {}"
-                     " (predicted T/N {:.4g} -> {:.4g})\n", update->ntimestep,
+                     " (predicted T/N {} -> {:.4g})\n", update->ntimestep,
                      too_small ? "particle exceeds top level" : "predicted gain",
                      current.num_levels(), from, hgrid::search_name(current.search),
                      optimal.num_levels(), to, hgrid::search_name(optimal.search),
-                     cost_current, cost_optimal);
+                     too_small ? std::string("n/a") : fmt::format("{:.4g}", cost_current),
+                     cost_optimal);
     }
     nb->set_layout(optimal, optimal_cost);
     neighbor->setup_bins();

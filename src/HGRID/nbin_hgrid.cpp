@@ -368,7 +368,7 @@ void NBinHGrid::bin_atoms()
     if (level < 0)
       error->one(FLERR, Error::NOLASTLINE,
                  "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
-                 "level {:.8g}; raise the last value of neighbor hgrid levels",
+                 "level {:.8g}; raise the last value of neighbor hgrid levels or use fix hgrid/tune",
                  cutdiam, radius[i], layout.top());
     atom2level[i] = level;
     atom2cell[i] = grids[level].index_of(x[i]);
