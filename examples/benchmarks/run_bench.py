@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Neighbor-build benchmark: bin, multi (several interval choices, with and without
+bin/hash) and hgrid on the same generated systems, in one invocation.
+
+usage: run_bench.py --lmp build/lmp [--n 100000] [--omega 1,10,100] [--alpha 0,-2,-3]
+                    [--nu 0.3,0.6] [--dim 3] [--steps 5] [--timeout 600] [--np 1]
+                    [--csv bench.csv] [--png bench.png] [--quick]
+
+For every (dim, N, nu, alpha, omega) it runs in.bench under each style and records
+the neighbor time per build (Neigh / list builds), the pairs found and the memory
+per rank LAMMPS reports, and the ratio to monodisperse bin at the same N, nu, dim.
+A run that exceeds the timeout or the memory limit (--mem-gb) is recorded as such.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def multi_bounds(omega, ratio):
+    """collection bounds (diameters) ratio^k up to omega, last one covering omega"""
+    bounds, b = [], ratio
+    while b < omega:
+        bounds.append(b)
+        b *= ratio
+    bounds.append(omega + 0.001)
+    return bounds
+
+
+def styles(omega):
+    """(label, style, extra -var pairs) for one omega"""
+    out = [("bin", "bin", [])]
+    for ratio in (2, 4):
+        bounds = multi_bounds(max(omega, 1.0), ratio)
+        for hash_ in ("no", "yes"):
+            out.append(("multi x%d%s" % (ratio, " hash" if hash_ == "yes" else ""), "multi",
+                        ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds),
+                         "hash", hash_]))
+    out.append(("hgrid", "hgrid", []))
+    return out
+
+
+def run_one(args, case, style, extra, workdir):
+    log = os.path.join(workdir, "log.bench")
+    cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
+           "-nocite", "-var", "style", style, "-var", "steps", str(args.steps)]
+    for key in ("n", "omega", "alpha", "nu", "dim"):
+        cmd += ["-var", key, str(case[key])]
+    for i in range(0, len(extra), 2):
+        cmd += ["-var", extra[i], extra[i + 1]]
+    if args.np > 1:
+        cmd = ["mpirun", "-np", str(args.np), "--oversubscribe"] + \
+              (["--allow-run-as-root"] if os.geteuid() == 0 else []) + cmd
+    limit = int(args.mem_gb * 2**30)
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    if os.path.exists(log):
+        os.remove(log)
+    try:
+        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=cap,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout > %ds" % args.timeout}
+    text = open(log).read() if os.path.exists(log) else ""
+    neigh = re.search(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
+    builds = re.search(r"^Neighbor list builds = (\d+)", text, re.M)
+    if done.returncode != 0 or not neigh or not builds:
+        err = re.search(r"^ERROR.*$", text, re.M)
+        return {"status": err.group(0)[:80] if err else "failed (exit %d, memory?)" % done.returncode}
+    pairs = re.search(r"^Total # of neighbors = (\d+)", text, re.M)
+    mem = re.search(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| \S+ \| (\S+)", text, re.M)
+    nb = int(builds.group(1))
+    return {"status": "ok", "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
+            "pairs": int(pairs.group(1)) if pairs else -1,
+            "mem_mb": float(mem.group(1)) if mem else float("nan")}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lmp", required=True)
+    p.add_argument("--n", default="100000")
+    p.add_argument("--omega", default="1,10,100")
+    p.add_argument("--alpha", default="0,-2,-3")
+    p.add_argument("--nu", default="0.3,0.6")
+    p.add_argument("--dim", default="3")
+    p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--timeout", type=int, default=600)
+    p.add_argument("--mem-gb", type=float, default=16.0)
+    p.add_argument("--np", type=int, default=1)
+    p.add_argument("--styles", default="", help="comma list of labels to run (default all)")
+    p.add_argument("--csv", default="bench.csv")
+    p.add_argument("--png")
+    p.add_argument("--workdir", default=".")
+    args = p.parse_args()
+    args.lmp = os.path.abspath(args.lmp)
+    os.makedirs(args.workdir, exist_ok=True)
+    wanted = set(s for s in args.styles.split(",") if s)
+
+    rows, ok = [], True
+    fields = ["dim", "n", "nu", "alpha", "omega", "style", "status", "ms_per_build",
+              "us_per_atom", "vs_mono_bin", "pairs", "mem_mb"]
+    print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (
+        "d", "N", "nu", "alpha", "omega", "style", "ms/build", "vs mono", "MB/rank", "pairs"))
+    for dim in args.dim.split(","):
+        for n in args.n.split(","):
+            for nu in args.nu.split(","):
+                mono = run_one(args, {"n": n, "omega": 1, "alpha": 0, "nu": nu, "dim": dim},
+                               "bin", [], args.workdir)
+                base = mono.get("ms_per_build")
+                for alpha in args.alpha.split(","):
+                    for omega in args.omega.split(","):
+                        case = {"n": n, "omega": omega, "alpha": alpha, "nu": nu, "dim": dim}
+                        pairs = set()
+                        for label, style, extra in styles(float(omega)):
+                            if wanted and label not in wanted:
+                                continue
+                            r = run_one(args, case, style, extra, args.workdir)
+                            row = dict(case, style=label, status=r["status"])
+                            if r["status"] == "ok":
+                                row.update(ms_per_build="%.4g" % r["ms_per_build"],
+                                           us_per_atom="%.4g" % (1000.0 * r["ms_per_build"] / int(n)),
+                                           vs_mono_bin="%.3g" % (r["ms_per_build"] / base) if base else "",
+                                           pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"])
+                                pairs.add(r["pairs"])
+                            rows.append(row)
+                            print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (
+                                dim, n, nu, alpha, omega, label,
+                                row.get("ms_per_build", r["status"][:12]), row.get("vs_mono_bin", "-"),
+                                row.get("mem_mb", "-"), row.get("pairs", "-")), flush=True)
+                        if len(pairs) > 1:
+                            print("ERROR: styles disagree on the number of pairs: %s" % sorted(pairs))
+                            ok = False
+    with open(args.csv, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, restval="")
+        w.writeheader()
+        w.writerows(rows)
+    print("wrote %s" % args.csv)
+    if args.png:
+        plot(rows, args.png)
+    return 0 if ok else 1
+
+
+def plot(rows, png):
+    try:
+        import matplotlib
+    except ImportError:
+        print("no plot: matplotlib is missing (Debian: python3-matplotlib, run with /usr/bin/python3)")
+        return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    groups = sorted({(r["dim"], r["nu"], r["alpha"]) for r in rows})
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups), 3.8), squeeze=False)
+    for ax, (dim, nu, alpha) in zip(axes[0], groups):
+        sel = [r for r in rows if (r["dim"], r["nu"], r["alpha"]) == (dim, nu, alpha)
+               and r.get("us_per_atom")]
+        for style in sorted({r["style"] for r in sel}):
+            pts = sorted((float(r["omega"]), float(r["us_per_atom"])) for r in sel if r["style"] == style)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, label=style)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("size ratio omega")
+        ax.set_title("d=%s nu=%s alpha=%s" % (dim, nu, alpha))
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel("time per atom per build [us]")
+    axes[0][-1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print("wrote %s" % png)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
