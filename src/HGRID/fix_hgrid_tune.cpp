@@ -128,15 +128,7 @@ void FixHGridTune::init()
 
 NPairHGridBase *FixHGridTune::find_pair() const
 {
-  if (force->pair && force->pair->list) {
-    auto *np = dynamic_cast<NPairHGridBase *>(force->pair->list->np);
-    if (np) return np;
-  }
-  for (int i = 0; i < neighbor->nlist; i++) {
-    auto *np = dynamic_cast<NPairHGridBase *>(neighbor->lists[i]->np);
-    if (np) return np;
-  }
-  return nullptr;
+  return NPairHGridBase::find(lmp);
 }
 
 NBinHGrid *FixHGridTune::find_bins() const

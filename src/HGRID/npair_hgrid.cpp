@@ -13,14 +13,33 @@
 #include "atom_vec.h"
 #include "domain.h"
 #include "error.h"
+#include "force.h"
 #include "molecule.h"
 #include "my_page.h"
 #include "nbin_hgrid.h"
 #include "neigh_list.h"
+#include "neighbor.h"
 #include "nstencil_hgrid.h"
+#include "pair.h"
 #include "platform.h"
 
 using namespace LAMMPS_NS;
+
+/* ---------------------------------------------------------------------- */
+
+NPairHGridBase *NPairHGridBase::find(LAMMPS *lmp)
+{
+  Pair *pair = lmp->force->pair;
+  if (pair && pair->list) {
+    auto *np = dynamic_cast<NPairHGridBase *>(pair->list->np);
+    if (np) return np;
+  }
+  for (int i = 0; i < lmp->neighbor->nlist; i++) {
+    auto *np = dynamic_cast<NPairHGridBase *>(lmp->neighbor->lists[i]->np);
+    if (np) return np;
+  }
+  return nullptr;
+}
 
 /* ----------------------------------------------------------------------
    get the hgrid bins and stencil once per build setup (checked casts)

@@ -60,6 +60,9 @@ class NPairHGridBase : public NPair {
   NPairHGridBase(class LAMMPS *lmp) : NPair(lmp), hbin(nullptr), hstencil(nullptr) {}
   HGridBuildCounters counters;    // of the last build on this rank
 
+  // the hgrid build of the pair style's list, else of the first list hgrid builds
+  static NPairHGridBase *find(class LAMMPS *lmp);
+
  protected:
   class NBinHGrid *hbin;
   class NStencilHGrid *hstencil;
