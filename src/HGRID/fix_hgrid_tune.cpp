@@ -180,9 +180,8 @@ void FixHGridTune::tune(int scheduled)
 
   const double ctop = too_small ? cmin + (cmax - cmin) * (1.0 + OVERFLOW_HEADROOM) : cmax;
   hgrid::SystemParams params;
-  std::vector<double> counts;
-  const auto f = nb->radius_histogram(cmin, ctop, params, counts);
-  const hgrid::Layout optimal = nb->model_layout(f.get(), params, counts, ctop);
+  const auto f = nb->radius_histogram(cmin, ctop, params);
+  const hgrid::Layout optimal = nb->model_layout(f.get(), params, ctop);
   const hgrid::Cost optimal_cost = f ? hgrid::evaluate(optimal, *f, params) : hgrid::Cost();
   cost_optimal = optimal_cost.total;
   cost_current = (f && !too_small) ? hgrid::evaluate(current, *f, params).total : 0.0;

@@ -168,8 +168,7 @@ void NBinHGrid::choose_layout()
   double cmin, cmax;
   range_of_cutoff_diameters(cmin, cmax);
   hgrid::SystemParams params;
-  std::vector<double> counts;
-  const auto f = radius_histogram(cmin, cmax, params, counts);
+  const auto f = radius_histogram(cmin, cmax, params);
 
   FixHGridTune *tune = find_tune();
   hgrid::Layout chosen;
@@ -180,7 +179,7 @@ void NBinHGrid::choose_layout()
       hgrid::validate(user_layout, cmax);
       chosen = user_layout;
     } else {
-      chosen = model_layout(f.get(), params, counts, cmax);
+      chosen = model_layout(f.get(), params, cmax);
     }
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
@@ -211,38 +210,32 @@ void NBinHGrid::choose_layout()
 ------------------------------------------------------------------------- */
 
 std::unique_ptr<hgrid::Histogram> NBinHGrid::radius_histogram(double cmin, double cmax,
-                                                               hgrid::SystemParams &params,
-                                                               std::vector<double> &counts)
+                                                               hgrid::SystemParams &params)
 {
   const double rmin = 0.5 * (cmin - skin), rmax = 0.5 * (cmax - skin);
   const int dim = domain->dimension;
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
-  const double lo = rmin * (1.0 - 1.0e-9), hi = rmax * (1.0 + 1.0e-9);
-  const double logratio = std::log(hi / lo);
-
-  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0);
-  counts.assign(HISTOGRAM_BINS + 1, 0.0);
-  const double *radius = atom->radius;
-  for (int i = 0; i < atom->nlocal; i++) {
-    if (!(radius[i] > 0.0)) continue;
-    const int bin = static_cast<int>(std::log(radius[i] / lo) / logratio * HISTOGRAM_BINS);
-    local[MIN(MAX(bin, 0), HISTOGRAM_BINS - 1)] += 1.0;
-    local[HISTOGRAM_BINS] += (dim == 3 ? 4.0 / 3.0 * radius[i] : 1.0) * MY_PI * radius[i] * radius[i];
-  }
-  MPI_Allreduce(local.data(), counts.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
-
   params = hgrid::SystemParams();
   FixHGridTune *tune = find_tune();
   if (tune) params.K = tune->K;
   params.dimension = dim;
-  params.packing = counts.back() / box_volume;
   params.skin = skin;
-  counts.pop_back();
-  if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6)) || !(params.packing > 0.0)) return nullptr;
+  if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6))) return nullptr;
 
-  std::vector<double> edges(HISTOGRAM_BINS + 1);
-  for (int b = 0; b <= HISTOGRAM_BINS; b++) edges[b] = lo * std::exp(logratio * b / HISTOGRAM_BINS);
-  return std::make_unique<hgrid::Histogram>(edges, counts);
+  // counts per bin and, in the last entry, the particle volume, over all ranks
+  const hgrid::LogBinning binning(rmin, rmax, HISTOGRAM_BINS);
+  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0), counts(HISTOGRAM_BINS + 1);
+  const double *radius = atom->radius;
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(radius[i] > 0.0)) continue;
+    local[binning.index(radius[i])] += 1.0;
+    local[HISTOGRAM_BINS] += (dim == 3 ? 4.0 / 3.0 * radius[i] : 1.0) * MY_PI * radius[i] * radius[i];
+  }
+  MPI_Allreduce(local.data(), counts.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
+  params.packing = counts.back() / box_volume;
+  counts.pop_back();
+  if (!(params.packing > 0.0)) return nullptr;
+  return std::make_unique<hgrid::Histogram>(binning.edges(), counts);
 }
 
 /* ----------------------------------------------------------------------
@@ -251,7 +244,7 @@ std::unique_ptr<hgrid::Histogram> NBinHGrid::radius_histogram(double cmin, doubl
 ------------------------------------------------------------------------- */
 
 hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                                      const std::vector<double> &counts, double cmax)
+                                      double cmax)
 {
   // settings: fix hgrid/tune's, else the optimal method and the neighbor keywords
   FixHGridTune *tune = find_tune();
@@ -260,7 +253,7 @@ hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::Sy
   const hgrid::Search search = tune ? tune->search : user_layout.search;
   const int maxlevels = tune ? tune->maxlevels : hgrid::kMaxLevels;
 
-  std::vector<double> key = counts;
+  std::vector<double> key = f ? f->weights() : std::vector<double>();
   key.insert(key.end(), {cmax, skin, params.packing, params.K, (double) params.dimension,
                          (double) method, (double) auto_search, (double) search,
                          (double) maxlevels});

@@ -63,10 +63,9 @@ class NBinHGrid : public NBin {
   // cost-model access for fix hgrid/tune
   void range_of_cutoff_diameters(double &cmin, double &cmax);
   std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
-                                                     hgrid::SystemParams &params,
-                                                     std::vector<double> &counts);
+                                                     hgrid::SystemParams &params);
   hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                             const std::vector<double> &counts, double cmax);
+                             double cmax);
   void set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction);
 
  protected:

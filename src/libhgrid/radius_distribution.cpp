@@ -72,25 +72,34 @@ double Histogram::cumulative(int k, double x) const
   return cumulative_[k][i] + density * power_integral(k, edges_[i], x);
 }
 
+LogBinning::LogBinning(double r_min, double r_max, int bins) : bins_(bins)
+{
+  if (!(r_min > 0.0) || !(r_max >= r_min)) throw std::invalid_argument("radii must be positive");
+  if (bins < 1) throw std::invalid_argument("histogram needs at least one bin");
+  lo_ = r_min * (1.0 - 1e-9);
+  logratio_ = std::log(r_max * (1.0 + 1e-9) / lo_);
+}
+
+int LogBinning::index(double r) const
+{
+  return std::clamp(static_cast<int>(std::log(r / lo_) / logratio_ * bins_), 0, bins_ - 1);
+}
+
+std::vector<double> LogBinning::edges() const
+{
+  std::vector<double> edges(bins_ + 1);
+  for (int i = 0; i <= bins_; ++i) edges[i] = lo_ * std::exp(logratio_ * i / bins_);
+  return edges;
+}
+
 Histogram Histogram::from_radii(const std::vector<double> &radii, int bins)
 {
   if (radii.empty()) throw std::invalid_argument("no radii");
-  if (bins < 1) throw std::invalid_argument("histogram needs at least one bin");
   const auto [mn, mx] = std::minmax_element(radii.begin(), radii.end());
-  if (!(*mn > 0.0)) throw std::invalid_argument("radii must be positive");
-  // widen by a relative epsilon so the extreme radii fall inside and equal radii work
-  const double lo = *mn * (1.0 - 1e-9), hi = *mx * (1.0 + 1e-9);
-  std::vector<double> edges(bins + 1), weights(bins, 0.0);
-  const double ratio = std::log(hi / lo);
-  for (int i = 0; i <= bins; ++i) edges[i] = lo * std::exp(ratio * i / bins);
-  edges.front() = lo;
-  edges.back() = hi;
-  for (double r : radii) {
-    int i = static_cast<int>(std::log(r / lo) / ratio * bins);
-    i = std::clamp(i, 0, bins - 1);
-    weights[i] += 1.0;
-  }
-  return Histogram(std::move(edges), std::move(weights));
+  const LogBinning binning(*mn, *mx, bins);
+  std::vector<double> weights(bins, 0.0);
+  for (double r : radii) weights[binning.index(r)] += 1.0;
+  return Histogram(binning.edges(), std::move(weights));
 }
 
 double Histogram::moment(int k, double a, double b) const

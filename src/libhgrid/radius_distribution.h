@@ -45,6 +45,22 @@ class PowerLaw : public RadiusDistribution {
   double alpha_, rmin_, rmax_, c_;
 };
 
+/// Bins evenly spaced in log r over [r_min, r_max], widened by a relative 1e-9 so that
+/// the extreme radii fall inside and equal radii still give a non-empty range.
+class LogBinning {
+ public:
+  /// \throws std::invalid_argument unless 0 < r_min <= r_max and bins >= 1.
+  LogBinning(double r_min, double r_max, int bins);
+  /// bin of radius \p r, clamped to 0..bins-1
+  [[nodiscard]] int index(double r) const;
+  [[nodiscard]] std::vector<double> edges() const;
+  [[nodiscard]] int bins() const { return bins_; }
+
+ private:
+  double lo_, logratio_;
+  int bins_;
+};
+
 /// Empirical distribution: a histogram of radii, uniform density inside each bin.
 /// Monodisperse data (all radii equal) becomes one narrow bin around the radius.
 class Histogram : public RadiusDistribution {
