@@ -9,14 +9,10 @@
 
 #include "compute_hgrid.h"
 
-#include "atom.h"
 #include "error.h"
-#include "force.h"
 #include "nbin_hgrid.h"
-#include "neigh_list.h"
 #include "neighbor.h"
 #include "npair_hgrid.h"
-#include "pair.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -62,14 +58,9 @@ void ComputeHGrid::compute_vector()
     error->all(FLERR, Error::NOLASTLINE, "Compute hgrid found no neighbor list built by hgrid");
   auto *nb = dynamic_cast<NBinHGrid *>(np->nb);
 
-  double local[2] = {(double) np->counters.distance_checks, (double) np->counters.cells_visited};
-  double global[2];
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, world);
-  const double natoms = MAX(1.0, (double) atom->natoms);
   const hgrid::Cost &predicted = nb->get_predicted();
   vector[0] = nb->get_layout().num_levels();
-  vector[1] = global[0] / natoms;
-  vector[2] = global[1] / natoms;
+  np->counters_per_atom(vector[1], vector[2]);
   vector[3] = predicted.distance_checks;
   vector[4] = predicted.cell_visits;
   vector[5] = predicted.total;

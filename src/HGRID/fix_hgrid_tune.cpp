@@ -9,17 +9,12 @@
 
 #include "fix_hgrid_tune.h"
 
-#include "atom.h"
 #include "comm.h"
 #include "error.h"
-#include "force.h"
-#include "group.h"
 #include "modify.h"
 #include "nbin_hgrid.h"
-#include "neigh_list.h"
 #include "neighbor.h"
 #include "npair_hgrid.h"
-#include "pair.h"
 #include "update.h"
 
 #include "libhgrid/cost_model.h"
@@ -249,10 +244,9 @@ double FixHGridTune::compute_vector(int n)
   if (n == 6) return K;
   NPairHGridBase *np = find_pair();
   if (!np) return 0.0;
-  const double local = n == 3 ? np->counters.distance_checks : np->counters.cells_visited;
-  double global;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, world);
-  return global / MAX(1.0, (double) atom->natoms);
+  double checks, visits;
+  np->counters_per_atom(checks, visits);
+  return n == 3 ? checks : visits;
 }
 
 /* ----------------------------------------------------------------------

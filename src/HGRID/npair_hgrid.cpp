@@ -41,6 +41,16 @@ NPairHGridBase *NPairHGridBase::find(LAMMPS *lmp)
   return nullptr;
 }
 
+void NPairHGridBase::counters_per_atom(double &checks, double &visits)
+{
+  double local[2] = {(double) counters.distance_checks, (double) counters.cells_visited};
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, world);
+  const double natoms = MAX(1.0, (double) atom->natoms);
+  checks = global[0] / natoms;
+  visits = global[1] / natoms;
+}
+
 /* ----------------------------------------------------------------------
    get the hgrid bins and stencil once per build setup (checked casts)
 ------------------------------------------------------------------------- */

@@ -62,6 +62,8 @@ class NPairHGridBase : public NPair {
 
   // the hgrid build of the pair style's list, else of the first list hgrid builds
   static NPairHGridBase *find(class LAMMPS *lmp);
+  // distance checks and cell visits of the last build per atom, over all ranks (collective)
+  void counters_per_atom(double &checks, double &visits);
 
  protected:
   class NBinHGrid *hbin;
