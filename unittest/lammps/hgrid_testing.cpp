@@ -282,6 +282,47 @@ std::string compare(const PairCounts &expected, const PairCounts &found, int max
   return out.str();
 }
 
+std::vector<double> gather_by_tag(LAMMPS *lmp, double **values, int width)
+{
+  Atom *atom = lmp->atom;
+  std::vector<double> mine(width * atom->natoms, 0.0), all(mine.size());
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int d = 0; d < width; d++) mine[width * (atom->tag[i] - 1) + d] = values[i][d];
+  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+const std::vector<std::string> pour_column = {
+    "atom_style sphere 1",
+    "atom_modify map array",
+    "boundary p p fm",
+    "newton off",
+    "comm_modify vel yes",
+    "region reg block -10 10 -10 10 -0.5 16 units box",
+    "create_box 1 reg",
+    "neigh_modify delay 0",
+    "pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0",
+    "pair_coeff * *",
+    "timestep 0.001",
+    "fix 1 all nve/sphere",
+    "fix 2 all gravity 1.0 spherical 0.0 -180.0",
+    "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
+    "region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box"};
+
+std::unique_ptr<LAMMPS> run_pour(const std::string &neighbor, const std::vector<std::string> &extra,
+                                 int steps)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  lmp->input->one("neighbor 0.2 " + neighbor);
+  for (const auto &line : pour_column) lmp->input->one(line);
+  lmp->input->one("create_atoms 1 single 0 0 0.2 units box");    // smallest size from the start
+  lmp->input->one("set atom 1 diameter 0.4 density 1.0");
+  for (const auto &line : extra) lmp->input->one(line);
+  lmp->input->one("fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4");
+  lmp->input->one("run " + std::to_string(steps) + " post no");
+  return lmp;
+}
+
 bool built_by_hgrid(LAMMPS *lmp, int list_index)
 {
   return dynamic_cast<NPairHGridBase *>(lmp->neighbor->lists[list_index]->np) != nullptr;

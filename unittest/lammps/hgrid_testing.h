@@ -11,6 +11,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,20 @@ enum class ListKind { HalfNewton, HalfNewtoff, Full };
 /// Human-readable differences (at most \p max_lines), empty if equal.
 [[nodiscard]] std::string compare(const PairCounts &expected, const PairCounts &found,
                                   int max_lines = 10);
+
+/// Per-atom values (\p width per atom) of all ranks, ordered by tag.
+[[nodiscard]] std::vector<double> gather_by_tag(LAMMPS_NS::LAMMPS *lmp, double **values,
+                                                int width = 3);
+
+/// The poured granular column of LAMMPS' examples/pour: newton off, p p fm, gravity,
+/// a wall/gran floor and an insertion region "slab"; without neighbor and fix pour.
+extern const std::vector<std::string> pour_column;
+
+/// \brief A run of the column with "neighbor 0.2 \p neighbor", one small particle present
+/// from the start, the \p extra commands, and fix pour of 5:1 polydisperse particles.
+[[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS> run_pour(const std::string &neighbor,
+                                                          const std::vector<std::string> &extra,
+                                                          int steps = 6000);
 
 /// True if list \p list_index is built by an hgrid NPair class.
 [[nodiscard]] bool built_by_hgrid(LAMMPS_NS::LAMMPS *lmp, int list_index);

@@ -41,22 +41,9 @@ RunResult run_system(SystemSpec spec, const std::string &neighbor)
   cmd("neigh_modify every 1 delay 0 check no");
   cmd("run 40 post no");
 
-  LAMMPS_NS::Atom *atom = lmp->atom;
-  const int natoms = atom->natoms;
-  std::vector<double> mine(6 * natoms, 0.0);
-  for (int i = 0; i < atom->nlocal; i++)
-    for (int d = 0; d < 3; d++) {
-      mine[6 * (atom->tag[i] - 1) + d] = atom->f[i][d];
-      mine[6 * (atom->tag[i] - 1) + 3 + d] = atom->torque[i][d];
-    }
-  std::vector<double> all(mine.size());
-  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   RunResult result;
-  for (int t = 0; t < natoms; t++)
-    for (int d = 0; d < 3; d++) {
-      result.f.push_back(all[6 * t + d]);
-      result.torque.push_back(all[6 * t + 3 + d]);
-    }
+  result.f = gather_by_tag(lmp.get(), lmp->atom->f);
+  result.torque = gather_by_tag(lmp.get(), lmp->atom->torque);
   auto *list = lmp->force->pair->list;
   long pairs = 0;
   for (int ii = 0; ii < list->inum; ii++) pairs += list->numneigh[list->ilist[ii]];
@@ -128,46 +115,13 @@ INSTANTIATE_TEST_SUITE_P(
    as in LAMMPS' examples/pour: the atoms inserted and their trajectories under
    hgrid match those under bin */
 
-namespace {
-std::vector<double> pour_positions(const std::string &neighbor, long &natoms)
-{
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  auto cmd = [&](const std::string &line) { lmp->input->one(line); };
-  cmd("atom_style sphere");
-  cmd("atom_modify map array");
-  cmd("boundary p p fm");
-  cmd("newton off");
-  cmd("comm_modify vel yes");
-  cmd("region reg block -10 10 -10 10 -0.5 16 units box");
-  cmd("create_box 1 reg");
-  cmd("create_atoms 1 single 0 0 0.2 units box");    // smallest size present from the start
-  cmd("set atom 1 diameter 0.4 density 1.0");
-  cmd("neighbor 0.2 " + neighbor);
-  cmd("neigh_modify delay 0");
-  cmd("pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0");
-  cmd("pair_coeff * *");
-  cmd("timestep 0.001");
-  cmd("fix 1 all nve/sphere");
-  cmd("fix 2 all gravity 1.0 spherical 0.0 -180.0");
-  cmd("fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0");
-  cmd("region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box");
-  cmd("fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4");
-  cmd("run 6000 post no");
-  LAMMPS_NS::Atom *atom = lmp->atom;
-  natoms = atom->natoms;
-  std::vector<double> mine(3 * natoms, 0.0), all(3 * natoms);
-  for (int i = 0; i < atom->nlocal; i++)
-    for (int d = 0; d < 3; d++) mine[3 * (atom->tag[i] - 1) + d] = atom->x[i][d];
-  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return all;
-}
-}    // namespace
 
 TEST(HGridPour, SameTrajectoriesAsBinWithPourAndWalls)
 {
-  long nbin = 0, nhgrid = 0;
-  const auto xbin = pour_positions("bin", nbin);
-  const auto xhgrid = pour_positions("hgrid", nhgrid);
+  const auto bin = run_pour("bin", {}), hgrid = run_pour("hgrid", {});
+  const long nbin = bin->atom->natoms, nhgrid = hgrid->atom->natoms;
+  const auto xbin = gather_by_tag(bin.get(), bin->atom->x);
+  const auto xhgrid = gather_by_tag(hgrid.get(), hgrid->atom->x);
   EXPECT_GT(nbin, 100);
   ASSERT_EQ(nhgrid, nbin);
   double diff = 0.0, zmin = 1e300;

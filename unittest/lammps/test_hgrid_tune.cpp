@@ -80,23 +80,6 @@ void expect_lists_match_oracle(LAMMPS *lmp, bool newton)
   }
 }
 
-// poured granular column (as LAMMPS' examples/pour) with fix hgrid/tune
-const std::vector<std::string> pour_setup = {
-    "atom_style sphere 1",
-    "atom_modify map array",
-    "boundary p p fm",
-    "newton off",
-    "comm_modify vel yes",
-    "region reg block -10 10 -10 10 -0.5 16 units box",
-    "create_box 1 reg",
-    "neigh_modify delay 0",
-    "pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0",
-    "pair_coeff * *",
-    "timestep 0.001",
-    "fix 1 all nve/sphere",
-    "fix 2 all gravity 1.0 spherical 0.0 -180.0",
-    "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
-    "region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box"};
 
 }    // namespace
 
@@ -104,7 +87,7 @@ TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
 {
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   lmp->input->one("neighbor 0.1 hgrid");
-  commands(lmp.get(), pour_setup);
+  commands(lmp.get(), pour_column);
   commands(lmp.get(), {"fix tune all hgrid/tune 100",
                        "fix ins all pour 800 1 4767548 vol 0.25 50 region slab diam one 0.3",
                        "run 2000 post no"});
@@ -162,32 +145,14 @@ TEST(HGridTune, ShrinkingRadiiBetweenRunsReLevel)
   expect_lists_match_oracle(lmp.get(), true);
 }
 
-namespace {
-std::vector<double> pour_trajectory(const std::string &neighbor, bool tune, double &nrelevel)
-{
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  lmp->input->one("neighbor 0.2 " + neighbor);
-  commands(lmp.get(), pour_setup);
-  commands(lmp.get(), {"create_atoms 1 single 0 0 0.2 units box",
-                       "set atom 1 diameter 0.4 density 1.0"});
-  if (tune) lmp->input->one("fix tune all hgrid/tune 200 threshold 0.0");
-  commands(lmp.get(), {"fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4",
-                       "run 6000 post no"});
-  nrelevel = tune ? relevels(lmp.get()) : 0.0;
-  LAMMPS_NS::Atom *atom = lmp->atom;
-  std::vector<double> mine(3 * atom->natoms, 0.0), all(mine.size());
-  for (int i = 0; i < atom->nlocal; i++)
-    for (int d = 0; d < 3; d++) mine[3 * (atom->tag[i] - 1) + d] = atom->x[i][d];
-  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return all;
-}
-}    // namespace
 
 TEST(HGridTune, ContactHistorySurvivesReLevels)
 {
-  double nbin = 0.0, ntune = 0.0;
-  const auto xbin = pour_trajectory("bin", false, nbin);
-  const auto xtune = pour_trajectory("hgrid", true, ntune);
+  const auto bin = run_pour("bin", {});
+  const auto tuned = run_pour("hgrid", {"fix tune all hgrid/tune 200 threshold 0.0"});
+  const double ntune = relevels(tuned.get());
+  const auto xbin = gather_by_tag(bin.get(), bin->atom->x);
+  const auto xtune = gather_by_tag(tuned.get(), tuned->atom->x);
   EXPECT_GE(ntune, 1.0);    // the layout changed while contacts existed
   ASSERT_EQ(xbin.size(), xtune.size());
   double diff = 0.0;
@@ -239,17 +204,6 @@ TEST(HGridTune, SameDecisionsOnOneRankAndAll)
   EXPECT_EQ(all_layout.search, one_layout.search);
 }
 
-namespace {
-std::vector<double> positions(LAMMPS *lmp)
-{
-  LAMMPS_NS::Atom *atom = lmp->atom;
-  std::vector<double> mine(3 * atom->natoms, 0.0), all(mine.size());
-  for (int i = 0; i < atom->nlocal; i++)
-    for (int d = 0; d < 3; d++) mine[3 * (atom->tag[i] - 1) + d] = atom->x[i][d];
-  MPI_Allreduce(mine.data(), all.data(), all.size(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return all;
-}
-}    // namespace
 
 namespace {
 // run the lmp executable on an input (rank 0 only), return its log
@@ -292,7 +246,7 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (me != 0) return;
   std::string setup;
-  for (const auto &line : pour_setup) setup += line + "\n";
+  for (const auto &line : pour_column) setup += line + "\n";
   const std::string fixes = "fix tune all hgrid/tune 100 K 0.3\n";
   const std::string state = "print \"STATE $(f_tune[1]) $(f_tune[6]) $(f_tune[7])\"\n";
   const std::string a = run_lmp("hgrid_restart_a",
