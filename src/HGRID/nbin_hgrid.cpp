@@ -20,7 +20,9 @@
 #include "math_const.h"
 #include "memory.h"
 #include "modify.h"
+#include "neigh_list.h"
 #include "neighbor.h"
+#include "npair_hgrid.h"
 #include "update.h"
 
 #include "libhgrid/optimizer.h"
@@ -51,7 +53,7 @@ static const char cite_neigh_hgrid[] =
 /* ---------------------------------------------------------------------- */
 
 NBinHGrid::NBinHGrid(LAMMPS *lmp) :
-    NBin(lmp), atom2level(nullptr), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
+    NBin(lmp), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
     layout_printed(0)
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
@@ -59,7 +61,6 @@ NBinHGrid::NBinHGrid(LAMMPS *lmp) :
 
 NBinHGrid::~NBinHGrid()
 {
-  memory->destroy(atom2level);
   memory->destroy(atom2cell);
 }
 
@@ -298,35 +299,41 @@ void NBinHGrid::bin_atoms_setup(int nall)
 {
   if (nall > maxatom) {
     maxatom = nall;
-    memory->destroy(atom2level);
     memory->destroy(atom2cell);
-    memory->create(atom2level, maxatom, "neigh:atom2level");
     memory->create(atom2cell, maxatom, "neigh:atom2cell");
   }
 }
 
 /* ----------------------------------------------------------------------
-   per-level cell geometry: global cells fill the box exactly, the local window
-   covers my subdomain plus the ghost cutoff (as NBinStandard does)
+   per-level cell geometry: global cells fill the box exactly; the local window
+   of level l covers my subdomain plus the ghost shell that searches into level l
+   can reach: its own cells (same level, and searches from smaller levels,
+   delta = (c_i + s_l)/2 <= s_l), or (s_top + s_l)/2 when larger atoms search
+   level l (Top-Down, full lists, newton off).  Ghosts beyond it are not binned.
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::setup_bins(int /*style*/)
 {
   hgrid::Box box;
   box.dimension = domain->dimension;
-  std::array<double, 3> wlo{}, whi{};
   for (int d = 0; d < 3; d++) {
     box.lo[d] = bboxlo[d];
     box.hi[d] = bboxhi[d];
-    wlo[d] = domain->sublo[d] - comm->cutghost[d];
-    whi[d] = domain->subhi[d] + comm->cutghost[d];
   }
+  const bool downward = searched_from_above();
+  const int subdivisions = hgrid::subdivisions_of(layout);
 
   grids.clear();
   std::vector<int> ncells;
   try {
     for (double s : layout.cell_sizes) {
-      grids.emplace_back(s, box, wlo, whi);
+      const double reach = downward ? 0.5 * (layout.top() + s) : s;
+      std::array<double, 3> wlo{}, whi{};
+      for (int d = 0; d < 3; d++) {
+        wlo[d] = domain->sublo[d] - MIN(reach, comm->cutghost[d]);
+        whi[d] = domain->subhi[d] + MIN(reach, comm->cutghost[d]);
+      }
+      grids.emplace_back(s, box, wlo, whi, subdivisions);
       ncells.push_back(grids.back().num_cells());
     }
   } catch (std::invalid_argument &e) {
@@ -336,7 +343,21 @@ void NBinHGrid::setup_bins(int /*style*/)
 }
 
 /* ----------------------------------------------------------------------
-   put owned and ghost atoms on their level and cell, then sort them by cell
+   true if any list built from these bins has larger atoms search smaller levels
+------------------------------------------------------------------------- */
+
+bool NBinHGrid::searched_from_above() const
+{
+  const bool topdown = layout.search == hgrid::Search::TopDown;
+  for (int i = 0; i < neighbor->nlist; i++) {
+    auto *np = dynamic_cast<NPairHGridBase *>(neighbor->lists[i]->np);
+    if (np && np->nb == this && (topdown || np->searches_both_directions())) return true;
+  }
+  return false;
+}
+
+/* ----------------------------------------------------------------------
+   put owned and ghost atoms into the global cell of their level, then sort them
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::bin_atoms()
@@ -352,28 +373,39 @@ void NBinHGrid::bin_atoms()
   const int bitmask = includegroup ? group->bitmask[includegroup] : 0;
 
   for (int i = 0; i < nall; i++) {
-    atom2level[i] = atom2cell[i] = -1;
+    atom2cell[i] = -1;
     if (i >= nowned && i < nlocal) continue;
     if (i >= nlocal && includegroup && !(mask[i] & bitmask)) continue;
 
-    const double cutdiam = 2.0 * radius[i] + skin;
-    const int level = hgrid::level_of(layout, cutdiam);
-    if (level < 0)
-      error->one(FLERR, Error::NOLASTLINE,
-                 "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
-                 "level {:.8g}; raise the last value of neighbor hgrid levels or use fix hgrid/tune",
-                 cutdiam, radius[i], layout.top());
-    atom2level[i] = level;
-    atom2cell[i] = grids[level].index_of(x[i]);
-    if (atom2cell[i] < 0 && i < nlocal)
+    const int level = level_of_atom(radius[i]);
+    const int cell = grids[level].index_of(x[i]);
+    if (cell >= 0)
+      atom2cell[i] = cells.global_cell(level, cell);
+    else if (i < nlocal)
       error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   }
-  cells.build(nall, atom2level, atom2cell);
+  cells.build(nall, atom2cell);
+}
+
+/* ----------------------------------------------------------------------
+   level of an atom of radius r (eq. 3 with the cutoff diameter 2r + skin)
+------------------------------------------------------------------------- */
+
+int NBinHGrid::level_of_atom(double r) const
+{
+  const double cutdiam = 2.0 * r + skin;
+  const int level = hgrid::level_of(layout, cutdiam);
+  if (level < 0)
+    error->one(FLERR, Error::NOLASTLINE,
+               "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
+               "level {:.8g}; raise the last value of neighbor hgrid levels or use fix hgrid/tune",
+               cutdiam, r, layout.top());
+  return level;
 }
 
 /* ---------------------------------------------------------------------- */
 
 double NBinHGrid::memory_usage()
 {
-  return 2.0 * maxatom * sizeof(int) + cells.memory_bytes();
+  return (double) maxatom * sizeof(int) + cells.memory_bytes();
 }

@@ -57,8 +57,8 @@ class NBinHGrid : public NBin {
   const hgrid::CellLists &get_cells() const { return cells; }
   double get_skin() const { return skin; }
 
-  int *atom2level;    // 0-based level of each binned atom (local+ghost), -1 if not binned
-  int *atom2cell;     // local cell index on that level, -1 if outside the level's window
+  int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
+  int level_of_atom(double radius) const;
 
   // cost-model access for fix hgrid/tune
   void range_of_cutoff_diameters(double &cmin, double &cmax);
@@ -80,6 +80,7 @@ class NBinHGrid : public NBin {
   int layout_printed;                 // 1 once the current layout was logged
 
   void parse_args();
+  bool searched_from_above() const;
   void choose_layout();
   class FixHGridTune *find_tune() const;
   std::vector<double> model_key;      // inputs of the last model_layout() call

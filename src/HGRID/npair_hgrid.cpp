@@ -72,7 +72,7 @@ void NPairHGridBase::copy_stencil_info()
 
 /* ----------------------------------------------------------------------
    Granular size lists from a hierarchical grid.  Every owned atom i on level h:
-     same level: linked-cell search of the 3^d block around its cell
+     same level: linked-cell search of the stencil rows around its cell
        (half stencil + coordinate tie-break for newton on, as NPairBin)
      other levels l: all cells within delta = (c_i + s_l)/2 of x_i, c_i = 2 r_i + skin
        (eqs. 4-5): no atom of level l outside that box can be within r_i + r_j + skin
@@ -122,7 +122,6 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
   const hgrid::Layout &layout = hbin->get_layout();
   const hgrid::CellLists &cells = hbin->get_cells();
   const int *slots = cells.particles();
-  const int *atom2level = hbin->atom2level;
   const int *atom2cell = hbin->atom2cell;
   const int nlevels = layout.num_levels();
   const bool topdown = (layout.search == hgrid::Search::TopDown);
@@ -180,30 +179,32 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
       tagprev = tag[i] - iatom - 1;
     }
 
-    // same level: linked cells
+    // same level: linked cells, one contiguous slot range per stencil row
 
-    const int ilevel = atom2level[i];
+    const int ilevel = hbin->level_of_atom(radius[i]);
     const int icell = atom2cell[i];
-    const std::vector<int> &offsets = hstencil->level_offsets[ilevel];
-    const int nstencil_level = offsets.size();
-    for (int k = 0; k < nstencil_level; k++) {
-      const int c = icell + offsets[k];
-      int s = cells.begin(ilevel, c);
-      const int e = cells.end(ilevel, c);
-      ncells_visited++;
-      if (HALF && NEWTON && k == 0) s = cells.slot_of(i) + 1;    // rest of i's cell
-      for (; s < e; s++) {
+    const auto &rows = hstencil->level_rows[ilevel];
+    const int nrows = rows.size();
+    for (int k = 0; k < nrows; k++) {
+      const int c0 = icell + rows[k].offset;
+      const int e = cells.end(c0 + rows[k].ncells - 1);
+      ncells_visited += rows[k].ncells;
+      for (int s = cells.begin(c0); s < e; s++) {
         j = slots[s];
         if (!HALF) {
           if (j == i) continue;
         } else if (!NEWTON) {
           if (j <= i) continue;
-        } else if (k == 0 && j >= nlocal) {
-          // ghost in i's own cell: keep only if "above and to the right" of i
-          if (x[j][2] < ztmp) continue;
-          if (x[j][2] == ztmp) {
-            if (x[j][1] < ytmp) continue;
-            if (x[j][1] == ytmp && x[j][0] < xtmp) continue;
+        } else if (k == 0) {
+          // i's own cell: owned atoms after i, ghosts "above and to the right" of i
+          if (j < nlocal) {
+            if (j <= i) continue;
+          } else {
+            if (x[j][2] < ztmp) continue;
+            if (x[j][2] == ztmp) {
+              if (x[j][1] < ytmp) continue;
+              if (x[j][1] == ytmp && x[j][0] < xtmp) continue;
+            }
           }
         }
         consider(j);
@@ -229,10 +230,10 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
       const int rowlength = r.hi[0] - r.lo[0];
       for (int cz = r.lo[2]; cz <= r.hi[2]; cz++)
         for (int cy = r.lo[1]; cy <= r.hi[1]; cy++) {
-          const int c0 = grid.index({r.lo[0], cy, cz});
-          const int e = cells.end(l, c0 + rowlength);
+          const int c0 = cells.global_cell(l, grid.index({r.lo[0], cy, cz}));
+          const int e = cells.end(c0 + rowlength);
           ncells_visited += rowlength + 1;
-          for (int s = cells.begin(l, c0); s < e; s++) {
+          for (int s = cells.begin(c0); s < e; s++) {
             j = slots[s];
             if (ghost_only && j < nlocal) continue;
             consider(j);

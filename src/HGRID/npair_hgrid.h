@@ -64,6 +64,8 @@ class NPairHGridBase : public NPair {
   static NPairHGridBase *find(class LAMMPS *lmp);
   // distance checks and cell visits of the last build per atom, over all ranks (collective)
   void counters_per_atom(double &checks, double &visits);
+  // true if larger atoms also search smaller levels whatever the search direction
+  virtual bool searches_both_directions() const = 0;
 
  protected:
   class NBinHGrid *hbin;
@@ -76,6 +78,8 @@ template <int HALF, int NEWTON, int ATOMONLY> class NPairHGrid : public NPairHGr
  public:
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;
+  // full lists search all levels; newton-off half lists the other direction for ghosts
+  bool searches_both_directions() const override { return !HALF || !NEWTON; }
 };
 
 }    // namespace LAMMPS_NS

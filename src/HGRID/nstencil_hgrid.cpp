@@ -35,12 +35,15 @@ void NStencilHGrid::create_setup()
 void NStencilHGrid::create()
 {
   auto *hb = dynamic_cast<NBinHGrid *>(nb);
-  const auto cells = hgrid::same_level_stencil(dimension, half);
   const int nlevels = hb->get_layout().num_levels();
 
-  level_offsets.assign(nlevels, {});
-  for (int h = 0; h < nlevels; h++)
-    for (const auto &c : cells)
-      level_offsets[h].push_back(hb->get_grid(h).offset(c[0], c[1], c[2]));
-  nstencil = cells.size();
+  level_rows.assign(nlevels, {});
+  nstencil = 0;
+  for (int h = 0; h < nlevels; h++) {
+    const hgrid::LevelGrid &grid = hb->get_grid(h);
+    for (const auto &r : hgrid::same_level_rows(grid, half)) {
+      level_rows[h].push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
+      if (h == 0) nstencil += r.dx1 - r.dx0 + 1;
+    }
+  }
 }

@@ -30,10 +30,12 @@ NStencilStyle(full/hgrid,
 
 namespace LAMMPS_NS {
 
-/* Same-level stencils of a hierarchical grid: for each level the local cell-index
-   offsets of the 3^d linked-cell block (full) or of the cell itself followed by
-   its upper half (half, newton on).  Cross-level searches need no stencil: their
-   cell ranges follow from each particle's search box (see NPairHGrid). */
+/* Same-level stencils of a hierarchical grid: for each level the rows of the
+   linked-cell block (3^d cells, or (2k+1)^d sub-cells pruned by distance, see
+   hgrid::same_level_rows), full, or the cell itself followed by its upper half
+   (half, newton on).  Each row is one contiguous range of particles.
+   Cross-level searches need no stencil: their cell ranges follow from each
+   particle's search box (see NPairHGrid). */
 
 class NStencilHGrid : public NStencil {
  public:
@@ -41,7 +43,11 @@ class NStencilHGrid : public NStencil {
   void create_setup() override;
   void create() override;
 
-  std::vector<std::vector<int>> level_offsets;    // per level, self cell first
+  // one row of same-level cells: cell-index offset of its first cell and its length
+  struct Row {
+    int offset, ncells;
+  };
+  std::vector<std::vector<Row>> level_rows;    // per level; half: own cell alone first
   const int half;
 };
 

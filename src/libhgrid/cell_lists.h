@@ -1,10 +1,14 @@
 /* hgrid: particles sorted by (level, cell) -- compressed storage of all levels.
 
-   A counting sort replaces per-cell linked lists: one pass counts particles per
-   cell, a prefix sum gives each cell's first slot, a second pass fills the slots
-   in increasing particle index.  Within a cell, particles therefore appear in
-   index order (owned particles before ghosts, as LAMMPS' same-bin tie-break needs).
-   Storage is reused between builds; nothing is allocated once it has grown. */
+   The cells of all levels are numbered consecutively ("global" cell index = first
+   cell of the level + local index).  A counting sort replaces per-cell linked
+   lists: one pass counts particles per cell, an inclusive prefix sum gives each
+   cell's end, and a second pass over the particles in decreasing index order
+   moves each end back to the cell's first slot while filling it.  Within a cell,
+   particles therefore appear in increasing index order (owned particles before
+   ghosts, as LAMMPS' same-bin tie-break needs), and consecutive cells of a row
+   are one contiguous slot range.  Storage is reused; nothing is allocated once
+   it has grown. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -19,18 +23,17 @@ class CellLists {
   /// \brief Set the number of cells of each level (and reset the contents).
   void set_levels(const std::vector<int> &cells_per_level);
 
-  /// \brief Sort particles 0..n-1 into cells.  \p level[i] is the 0-based level and
-  /// \p cell[i] the local cell index on that level; particles with level < 0 or
-  /// cell < 0 are left out.
-  void build(int n, const int *level, const int *cell);
+  /// Global index of local cell \p c of level \p h.
+  [[nodiscard]] int global_cell(int h, int c) const { return offset_[h] + c; }
 
-  /// First slot of cell \p c of level \p h; the cell's particles are
-  /// particles()[begin(h,c) .. end(h,c)-1].
-  [[nodiscard]] int begin(int h, int c) const { return start_[offset_[h] + c]; }
-  [[nodiscard]] int end(int h, int c) const { return start_[offset_[h] + c + 1]; }
+  /// \brief Sort particles 0..n-1 into cells: \p cell[i] is the global cell index
+  /// of particle i, or negative for a particle that is left out.
+  void build(int n, const int *cell);
+
+  /// Slots of global cells g0..g1: particles()[begin(g0) .. end(g1)-1].
+  [[nodiscard]] int begin(int g) const { return start_[g]; }
+  [[nodiscard]] int end(int g) const { return start_[g + 1]; }
   [[nodiscard]] const int *particles() const { return slots_.data(); }
-  /// Slot of particle \p i (valid for binned particles only).
-  [[nodiscard]] int slot_of(int i) const { return slot_[i]; }
   /// Number of particles on level \p h in the last build.
   [[nodiscard]] int level_count(int h) const
   {
@@ -43,8 +46,7 @@ class CellLists {
  private:
   std::vector<int> offset_{0};    // first global cell of each level, size L+1
   std::vector<int> start_;        // first slot of each global cell, size ncells+1
-  std::vector<int> slots_;        // particle indices sorted by (level, cell, index)
-  std::vector<int> slot_;         // slot of each particle
+  std::vector<int> slots_;        // particle indices sorted by (global cell, index)
 };
 
 }    // namespace hgrid

@@ -8,11 +8,14 @@
 namespace hgrid {
 
 LevelGrid::LevelGrid(double cell_size, const Box &box, const std::array<double, 3> &window_lo,
-                     const std::array<double, 3> &window_hi) :
-    dimension_(box.dimension), size_(cell_size), lo_(box.lo), hi_(box.hi)
+                     const std::array<double, 3> &window_hi, int subdivisions) :
+    dimension_(box.dimension), subdivisions_(subdivisions), size_(cell_size), lo_(box.lo),
+    hi_(box.hi)
 {
   if (!(cell_size > 0.0) || !std::isfinite(cell_size))
     throw std::invalid_argument("cell size must be positive and finite");
+  if (subdivisions < 1) throw std::invalid_argument("subdivisions must be at least 1");
+  const double edge = cell_size / subdivisions;
   const int ndim = dimension_ == 2 ? 2 : 3;
   double ncells = 1.0;
   for (int d = 0; d < 3; ++d) {
@@ -25,15 +28,16 @@ LevelGrid::LevelGrid(double cell_size, const Box &box, const std::array<double, 
       wn_[d] = 1;
       continue;
     }
-    const double n = std::floor(length / (cell_size * (1.0 + kCellSafety)));
+    const double n = std::floor(length / (edge * (1.0 + kCellSafety)));
     if (n > INT_MAX / 4) throw std::invalid_argument("too many cells in the box");
     nglobal_[d] = n < 1.0 ? 1 : static_cast<int>(n);
     edge_[d] = length / nglobal_[d];
     inv_[d] = 1.0 / edge_[d];
-    // window: every cell a particle in [window_lo, window_hi] can fall into, plus one
+    // window: every cell a particle in [window_lo, window_hi] can fall into, plus the
+    // k cells the same-level stencil reaches beyond it
     const double small = 1.0e-6 * length;
-    const int clo = coord(d, window_lo[d] - small) - 1;
-    const int chi = coord(d, window_hi[d] + small) + 1;
+    const int clo = coord(d, window_lo[d] - small) - subdivisions;
+    const int chi = coord(d, window_hi[d] + small) + subdivisions;
     wlo_[d] = clo;
     wn_[d] = chi - clo + 1;
     ncells *= wn_[d];
@@ -57,19 +61,29 @@ CellRange LevelGrid::search_range(const double *x, double delta) const
   return r;
 }
 
-std::vector<std::array<int, 3>> same_level_stencil(int dimension, bool half)
+std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half)
 {
-  const int zr = dimension == 2 ? 0 : 1;
-  std::vector<std::array<int, 3>> s;
-  s.push_back({0, 0, 0});
-  for (int dz = -zr; dz <= zr; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (dx == 0 && dy == 0 && dz == 0) continue;
-        const bool upper = dz > 0 || (dz == 0 && dy > 0) || (dz == 0 && dy == 0 && dx > 0);
-        if (!half || upper) s.push_back({dx, dy, dz});
-      }
-  return s;
+  const int k = grid.subdivisions();
+  const int kz = grid.dimension() == 2 ? 0 : k;
+  const double reach2 = grid.nominal_size() * grid.nominal_size();
+  // squared gap between a cell and the one |n| cells away along d
+  auto gap2 = [&](int d, int n) {
+    const int between = (n < 0 ? -n : n) - 1;    // whole cells between the two
+    return between > 0 ? (between * grid.cell_edge(d)) * (between * grid.cell_edge(d)) : 0.0;
+  };
+  std::vector<StencilRow> rows;
+  if (half) rows.push_back({0, 0, 0, 0});
+  for (int dz = -kz; dz <= kz; ++dz)
+    for (int dy = -k; dy <= k; ++dy) {
+      if (half && (dz < 0 || (dz == 0 && dy < 0))) continue;
+      const double left = reach2 - gap2(1, dy) - gap2(2, dz);
+      if (left < 0.0) continue;
+      int m = k;
+      while (m > 1 && gap2(0, m) > left) --m;
+      const int dx0 = (half && dz == 0 && dy == 0) ? 1 : -m;
+      if (dx0 <= m) rows.push_back({dx0, m, dy, dz});
+    }
+  return rows;
 }
 
 }    // namespace hgrid

@@ -7,7 +7,12 @@
    stores a window of cells that covers its subdomain plus the ghost shell.
 
    Mapping M(x,h) is eq. (1); the cross-level search box x_p +- delta with
-   delta = (c_p + s_j)/2 is eqs. (4)-(5) with radii replaced by cutoff diameters. */
+   delta = (c_p + s_j)/2 is eqs. (4)-(5) with radii replaced by cutoff diameters.
+
+   A level may split its cells into k^d sub-cells of edge >= s/k: the same-level
+   search then reads the (2k+1)^d block of sub-cells within s of a particle's sub-cell
+   (fewer distance checks, like the half-cutoff bins of LAMMPS' NBinStandard),
+   row by row so that each row of cells is one contiguous range of particles. */
 
 #ifndef HGRID_GRID_H
 #define HGRID_GRID_H
@@ -40,11 +45,11 @@ class LevelGrid {
  public:
   LevelGrid() = default;
 
-  /// \brief Cells of nominal size \p cell_size over \p box; the local window covers
-  /// [window_lo, window_hi] plus one cell on each side.
+  /// \brief Cells of nominal size \p cell_size / \p subdivisions over \p box; the
+  /// local window covers [window_lo, window_hi] plus \p subdivisions cells on each side.
   /// \throws std::invalid_argument for a non-positive size or a window too large for int.
   LevelGrid(double cell_size, const Box &box, const std::array<double, 3> &window_lo,
-            const std::array<double, 3> &window_hi);
+            const std::array<double, 3> &window_hi, int subdivisions = 1);
 
   /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
   [[nodiscard]] int coord(int d, double x) const
@@ -87,7 +92,10 @@ class LevelGrid {
   [[nodiscard]] CellRange search_range(const double *x, double delta) const;
 
   [[nodiscard]] int num_cells() const { return wn_[0] * wn_[1] * wn_[2]; }
+  /// Level size s (largest cutoff diameter of the level), not the cell edge.
   [[nodiscard]] double nominal_size() const { return size_; }
+  [[nodiscard]] int subdivisions() const { return subdivisions_; }
+  [[nodiscard]] int dimension() const { return dimension_; }
   [[nodiscard]] double cell_edge(int d) const { return edge_[d]; }
   [[nodiscard]] int num_global(int d) const { return nglobal_[d]; }
   [[nodiscard]] int window_lo(int d) const { return wlo_[d]; }
@@ -95,15 +103,27 @@ class LevelGrid {
 
  private:
   int dimension_ = 3;
+  int subdivisions_ = 1;
   double size_ = 0.0;
   std::array<double, 3> lo_{}, hi_{}, edge_{}, inv_{};
   std::array<int, 3> nglobal_{1, 1, 1}, wlo_{0, 0, 0}, wn_{1, 1, 1};
 };
 
-/// \brief Cell offsets of the same-level linked-cell search: the full 3^d block, or
-/// for a half search the cell itself first followed by the "upper" half
-/// (dz > 0, or dz == 0 and dy > 0, or dz == dy == 0 and dx > 0).
-[[nodiscard]] std::vector<std::array<int, 3>> same_level_stencil(int dimension, bool half);
+/// Cells (dx0..dx1, dy, dz) relative to a particle's cell: one row, contiguous in memory.
+struct StencilRow {
+  int dx0, dx1, dy, dz;
+  bool operator==(const StencilRow &o) const
+  {
+    return dx0 == o.dx0 && dx1 == o.dx1 && dy == o.dy && dz == o.dz;
+  }
+};
+
+/// \brief Rows of the same-level linked-cell search of \p grid: the (2k+1)^d block of
+/// cells (k = subdivisions) that can hold a particle within the level size of a
+/// particle in the centre cell.  Full: all of them.  Half: the centre cell alone
+/// first, then the "upper" half (dz > 0, or dz == 0 and dy > 0, or dz == dy == 0 and
+/// dx > 0), so that every pair of cells is visited once.
+[[nodiscard]] std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half);
 
 }    // namespace hgrid
 

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <random>
 #include <set>
 
@@ -105,59 +107,119 @@ TEST(Grid, RejectsBadCellSizes)
   EXPECT_THROW(LevelGrid(1e-9, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}), std::invalid_argument);
 }
 
-TEST(Stencil, HalfAndFullSameLevelStencils)
+namespace {
+using Cell = std::array<int, 3>;
+// every cell of the stencil rows, in order
+std::vector<Cell> cells_of(const std::vector<hgrid::StencilRow> &rows)
 {
-  auto full3 = hgrid::same_level_stencil(3, false);
-  auto half3 = hgrid::same_level_stencil(3, true);
-  auto full2 = hgrid::same_level_stencil(2, false);
-  auto half2 = hgrid::same_level_stencil(2, true);
-  EXPECT_EQ(full3.size(), 27u);
-  EXPECT_EQ(half3.size(), 14u);
-  EXPECT_EQ(full2.size(), 9u);
-  EXPECT_EQ(half2.size(), 5u);
-  for (auto *s : {&full3, &half3, &full2, &half2}) {
-    EXPECT_EQ((*s)[0], (std::array<int, 3>{0, 0, 0}));    // own cell first
-  }
-  // half + mirrored half (without self) = full, no overlap
-  std::set<std::array<int, 3>> all(half3.begin(), half3.end());
-  for (std::size_t k = 1; k < half3.size(); ++k) {
-    std::array<int, 3> m{-half3[k][0], -half3[k][1], -half3[k][2]};
-    EXPECT_TRUE(all.insert(m).second);
-  }
-  const std::set<std::array<int, 3>> full_set(full3.begin(), full3.end());
+  std::vector<Cell> out;
+  for (const auto &r : rows)
+    for (int dx = r.dx0; dx <= r.dx1; ++dx) out.push_back({dx, r.dy, r.dz});
+  return out;
+}
+// brute force: cells of the (2k+1)^d block whose closest point is within s
+std::set<Cell> block_within(const LevelGrid &g)
+{
+  const int k = g.subdivisions();
+  const int kz = g.dimension() == 2 ? 0 : k;
+  std::set<Cell> out;
+  for (int dz = -kz; dz <= kz; ++dz)
+    for (int dy = -k; dy <= k; ++dy)
+      for (int dx = -k; dx <= k; ++dx) {
+        const Cell c{dx, dy, dz};
+        double gap2 = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          const int between = std::abs(c[d]) - 1;
+          if (between > 0) gap2 += std::pow(between * g.cell_edge(d), 2);
+        }
+        if (gap2 <= g.nominal_size() * g.nominal_size()) out.insert(c);
+      }
+  return out;
+}
+void expect_half_plus_mirror_is_full(const LevelGrid &g)
+{
+  const auto half = cells_of(hgrid::same_level_rows(g, true));
+  const auto full = cells_of(hgrid::same_level_rows(g, false));
+  ASSERT_FALSE(half.empty());
+  EXPECT_EQ(half[0], (Cell{0, 0, 0}));    // own cell first
+  EXPECT_EQ(hgrid::same_level_rows(g, true)[0].dx1, 0);    // ... alone in its row
+  std::set<Cell> all(half.begin(), half.end());
+  EXPECT_EQ(all.size(), half.size());
+  for (std::size_t n = 1; n < half.size(); ++n)
+    EXPECT_TRUE(all.insert({-half[n][0], -half[n][1], -half[n][2]}).second);
+  const std::set<Cell> full_set(full.begin(), full.end());
+  EXPECT_EQ(full_set.size(), full.size());
   EXPECT_EQ(all, full_set);
-  for (auto &c : full2) EXPECT_EQ(c[2], 0);
+  EXPECT_EQ(full_set, block_within(g));
+}
+}    // namespace
+
+TEST(Stencil, HalfAndFullSameLevelRows)
+{
+  const LevelGrid g3(3.0, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
+  const LevelGrid g2(3.0, cube(2, 10.0), {0, 0, -0.5}, {10, 10, 0.5});
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(g3, false)).size(), 27u);
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(g3, true)).size(), 14u);
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(g2, false)).size(), 9u);
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(g2, true)).size(), 5u);
+  EXPECT_EQ(hgrid::same_level_rows(g3, true).size(), 6u);    // self, right, 4 rows above
+  for (const auto &c : cells_of(hgrid::same_level_rows(g2, false))) EXPECT_EQ(c[2], 0);
+  expect_half_plus_mirror_is_full(g3);
+  expect_half_plus_mirror_is_full(g2);
+}
+
+TEST(Stencil, SubdividedRowsKeepCellsWithinTheLevelSize)
+{
+  // edge 10/9 for s = 2.1, close to s/2: the whole 5^3 block (corner gap^2 = 0.84 s^2)
+  const LevelGrid fine(2.1, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}, 2);
+  EXPECT_EQ(fine.num_global(0), 9);
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(fine, false)).size(), 125u);
+  // edge 10/3 for s = 5.5: corners (gap^2 = 33.3 > 30.25) are pruned
+  const LevelGrid coarse(5.5, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}, 2);
+  EXPECT_EQ(coarse.num_global(0), 3);
+  EXPECT_EQ(cells_of(hgrid::same_level_rows(coarse, false)).size(), 117u);
+  for (double s : {1.0, 1.7, 2.9, 4.1, 5.5}) {
+    for (int dim : {2, 3}) {
+      const Box b = cube(dim, 10.0);
+      const LevelGrid g(s, b, b.lo, b.hi, 2);
+      EXPECT_LE(g.cell_edge(0), s);
+      EXPECT_GE(g.cell_edge(0), 0.5 * s);
+      expect_half_plus_mirror_is_full(g);
+    }
+  }
 }
 
 TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
 {
   const int n = 5000;
   std::vector<int> cells_per_level{7, 1, 40};
-  std::vector<int> level(n), cell(n);
+  hgrid::CellLists lists;
+  lists.set_levels(cells_per_level);
+  std::vector<int> level(n), cell(n), global(n);
   std::mt19937 rng(3);
   for (int i = 0; i < n; ++i) {
     level[i] = static_cast<int>(rng() % 4) - 1;    // -1 = not binned
     cell[i] = level[i] < 0 ? -1 : static_cast<int>(rng() % cells_per_level[level[i]]);
     if (i % 97 == 0 && level[i] >= 0) cell[i] = -1;    // outside window
+    global[i] = cell[i] < 0 ? -1 : lists.global_cell(level[i], cell[i]);
   }
-  hgrid::CellLists lists;
-  lists.set_levels(cells_per_level);
   for (int pass = 0; pass < 2; ++pass) {    // reuse of storage
-    lists.build(n, level.data(), cell.data());
+    lists.build(n, global.data());
     int seen = 0;
     for (int h = 0; h < 3; ++h) {
       int count = 0;
       for (int c = 0; c < cells_per_level[h]; ++c) {
         int prev = -1;
-        for (int s = lists.begin(h, c); s < lists.end(h, c); ++s) {
+        const int g = lists.global_cell(h, c);
+        for (int s = lists.begin(g); s < lists.end(g); ++s) {
           const int i = lists.particles()[s];
           EXPECT_EQ(level[i], h);
           EXPECT_EQ(cell[i], c);
           EXPECT_GT(i, prev);
-          EXPECT_EQ(lists.slot_of(i), s);
           prev = i;
           ++count;
         }
+        if (g > 0) EXPECT_EQ(lists.begin(g), lists.end(g - 1));    // rows are contiguous
       }
       EXPECT_EQ(lists.level_count(h), count);
       seen += count;
@@ -172,10 +234,10 @@ TEST(CellLists, SingleParticleAndEmptyInput)
 {
   hgrid::CellLists lists;
   lists.set_levels({1});
-  lists.build(0, nullptr, nullptr);
+  lists.build(0, nullptr);
   EXPECT_EQ(lists.level_count(0), 0);
-  int level = 0, cell = 0;
-  lists.build(1, &level, &cell);
-  ASSERT_EQ(lists.end(0, 0) - lists.begin(0, 0), 1);
+  int cell = 0;
+  lists.build(1, &cell);
+  ASSERT_EQ(lists.end(0) - lists.begin(0), 1);
   EXPECT_EQ(lists.particles()[0], 0);
 }
