@@ -43,6 +43,7 @@ def styles(omega):
                         ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds),
                          "hash", hash_]))
     out.append(("hgrid", "hgrid", []))
+    out.append(("hgrid comm multi", "hgrid", ["comm", "multi"]))
     return out
 
 
@@ -77,10 +78,12 @@ def run_one(args, case, style, extra, workdir):
         return {"status": err.group(0)[:80] if err else "failed (exit %d, memory?)" % done.returncode}
     pairs = re.search(r"^Total # of neighbors = (\d+)", text, re.M)
     mem = re.search(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| \S+ \| (\S+)", text, re.M)
+    ghosts = re.search(r"^Nghost:\s*(\S+) ave", text, re.M)
     nb = int(builds.group(1))
     return {"status": "ok", "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
             "pairs": int(pairs.group(1)) if pairs else -1,
-            "mem_mb": float(mem.group(1)) if mem else float("nan")}
+            "mem_mb": float(mem.group(1)) if mem else float("nan"),
+            "ghosts": float(ghosts.group(1)) if ghosts else float("nan")}
 
 
 def main():
@@ -106,7 +109,7 @@ def main():
 
     rows, ok = [], True
     fields = ["dim", "n", "nu", "alpha", "omega", "style", "status", "ms_per_build",
-              "us_per_atom", "vs_mono_bin", "pairs", "mem_mb"]
+              "us_per_atom", "vs_mono_bin", "pairs", "mem_mb", "ghosts_per_rank"]
     print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (
         "d", "N", "nu", "alpha", "omega", "style", "ms/build", "vs mono", "MB/rank", "pairs"))
     for dim in args.dim.split(","):
@@ -128,7 +131,8 @@ def main():
                                 row.update(ms_per_build="%.4g" % r["ms_per_build"],
                                            us_per_atom="%.4g" % (1000.0 * r["ms_per_build"] / int(n)),
                                            vs_mono_bin="%.3g" % (r["ms_per_build"] / base) if base else "",
-                                           pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"])
+                                           pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"],
+                                           ghosts_per_rank="%.0f" % r["ghosts"])
                                 pairs.add(r["pairs"])
                             rows.append(row)
                             print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (

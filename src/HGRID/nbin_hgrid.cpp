@@ -189,6 +189,7 @@ void NBinHGrid::choose_layout()
 
   if (chosen != layout) layout_printed = 0;
   layout = chosen;
+  publish_collections();
   if (!layout_printed && comm->me == 0) {
     if (f) {
       const double single = hgrid::evaluate(hgrid::Layout{{layout.top()}, layout.search}, *f,
@@ -202,6 +203,32 @@ void NBinHGrid::choose_layout()
                    hgrid::describe(layout));
   }
   layout_printed = 1;
+}
+
+/* ----------------------------------------------------------------------
+   with "comm_modify mode multi" the levels are the atom collections of the
+   multi communication: an atom of cutoff diameter c is in the collection of its
+   level (collection2cut bounds the diameter 2r = c - skin), and the ghost cutoff
+   of level l is max_j (s_l + s_j)/2 = (s_l + s_top)/2, the farthest any atom
+   can reach an atom of level l.  The layout must then stay fixed during a run.
+------------------------------------------------------------------------- */
+
+void NBinHGrid::publish_collections()
+{
+  if (comm->mode != Comm::MULTI) return;
+  const int n = layout.num_levels();
+  neighbor->ncollections = n;
+  neighbor->finite_cut_flag = 1;
+  memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");
+  memory->grow(neighbor->cutcollectionsq, n, n, "neigh:cutcollectionsq");
+  for (int i = 0; i < n; i++) {
+    // the largest 2r that level_of() puts on level i (it allows the same round-off)
+    neighbor->collection2cut[i] = layout.cell_sizes[i] * (1.0 + hgrid::kSizeTolerance) - skin;
+    for (int j = 0; j < n; j++) {
+      const double reach = 0.5 * (layout.cell_sizes[i] + layout.cell_sizes[j]);
+      neighbor->cutcollectionsq[i][j] = reach * reach;
+    }
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -307,9 +334,10 @@ void NBinHGrid::bin_atoms_setup(int nall)
 /* ----------------------------------------------------------------------
    per-level cell geometry: global cells fill the box exactly; the local window
    of level l covers my subdomain plus the ghost shell that searches into level l
-   can reach: its own cells (same level, and searches from smaller levels,
-   delta = (c_i + s_l)/2 <= s_l), or (s_top + s_l)/2 when larger atoms search
-   level l (Top-Down, full lists, newton off).  Ghosts beyond it are not binned.
+   can reach: the k cells (k*edge >= s_l) of the same-level stencil, which also
+   hold the reach of searches from smaller levels (delta = (c_i + s_l)/2 < s_l),
+   or (s_top + s_l)/2 when larger atoms search level l (Top-Down, full lists,
+   newton off).  Ghosts beyond it are not binned.
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::setup_bins(int /*style*/)
@@ -327,7 +355,8 @@ void NBinHGrid::setup_bins(int /*style*/)
   std::vector<int> ncells;
   try {
     for (double s : layout.cell_sizes) {
-      const double reach = downward ? 0.5 * (layout.top() + s) : s;
+      // same-level and upward searches reach < s <= the k cells LevelGrid adds
+      const double reach = downward ? 0.5 * (layout.top() + s) : 0.0;
       std::array<double, 3> wlo{}, whi{};
       for (int d = 0; d < 3; d++) {
         wlo[d] = domain->sublo[d] - MIN(reach, comm->cutghost[d]);

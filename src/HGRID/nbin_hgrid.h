@@ -81,6 +81,7 @@ class NBinHGrid : public NBin {
 
   void parse_args();
   bool searched_from_above() const;
+  void publish_collections();
   void choose_layout();
   class FixHGridTune *find_tune() const;
   std::vector<double> model_key;      // inputs of the last model_layout() call

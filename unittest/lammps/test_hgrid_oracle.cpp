@@ -5,10 +5,12 @@
    and Bottom-Up.  Each case checks the pair style's half list (with history bits)
    and a full size list, summed over all MPI ranks: every pair within
    r_i + r_j + skin appears exactly as often as the list kind requires (no misses,
-   no duplicates), no self pairs, history bit set iff the particles touch. */
+   no duplicates), no self pairs, history bit set iff the particles touch.  Some
+   layouts also run with comm_modify mode multi (per-level ghost cutoffs). */
 
 #include "hgrid_testing.h"
 
+#include "atom.h"
 #include "lammps.h"
 #include "library.h"
 #include "neighbor.h"
@@ -38,7 +40,7 @@ const Distribution distributions[] = {
     {"plm3", "powerlaw", 100.0, -3.0, 1500},
 };
 
-std::string fmt(double v)
+std::string decimal(double v)
 {
   std::ostringstream out;
   out.precision(10);
@@ -53,11 +55,11 @@ std::vector<std::pair<std::string, std::string>> layouts(double cmin, double cma
   const double first2 = 1.2 * cmin;
   std::string many;
   const double q = std::max(1.3, std::pow(top / cmin, 1.0 / 5.0));
-  for (int k = 0; k < 6; k++) many += " " + fmt(k == 5 ? std::max(top, cmin * std::pow(q, 5)) : cmin * std::pow(q, k));
+  for (int k = 0; k < 6; k++) many += " " + decimal(k == 5 ? std::max(top, cmin * std::pow(q, 5)) : cmin * std::pow(q, k));
   return {{"default", "hgrid"},
           {"defaultTD", "hgrid search topdown"},
-          {"one", "hgrid levels 1 " + fmt(top)},
-          {"twoTD", "hgrid levels 2 " + fmt(first2) + " " + fmt(std::max(top, 2 * first2)) +
+          {"one", "hgrid levels 1 " + decimal(top)},
+          {"twoTD", "hgrid levels 2 " + decimal(first2) + " " + decimal(std::max(top, 2 * first2)) +
                         " search topdown"},
           {"manyBU", "hgrid levels 6" + many + " search bottomup"},
           {"manyTD", "hgrid levels 6" + many + " search topdown"}};
@@ -88,13 +90,17 @@ std::vector<OracleCase> oracle_cases()
           spec.natoms = dist.natoms;
           spec.packing = dim == 3 ? 0.3 : 0.5;
           const double cmin = 2.0 + spec.skin, cmax = 2.0 * dist.omega + spec.skin;
-          for (const auto &[lname, args] : layouts(cmin, cmax)) {
-            spec.neighbor = args;
-            spec.seed = seed++;
-            std::string name = dist.name + "_" + std::to_string(dim) + "d_" +
-                boundary + "_" + (newton ? "newton" : "newtoff") + "_" + lname;
-            cases.push_back({name, spec});
-          }
+          for (const auto &[lname, args] : layouts(cmin, cmax))
+            for (bool comm_multi : {false, true}) {
+              // per-level ghost cutoffs with the default and the many-level layouts
+              if (comm_multi && lname != "default" && lname != "manyTD") continue;
+              spec.neighbor = args;
+              spec.comm_multi = comm_multi;
+              spec.seed = seed++;
+              std::string name = dist.name + "_" + std::to_string(dim) + "d_" + boundary + "_" +
+                  (newton ? "newton" : "newtoff") + "_" + lname + (comm_multi ? "_commmulti" : "");
+              cases.push_back({name, spec});
+            }
         }
   return cases;
 }
@@ -146,3 +152,42 @@ TEST_P(HGridOracle, ListsEqualAllPairs)
 
 INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases()),
                          [](const auto &info) { return info.param.name; });
+
+// comm_modify mode multi: hgrid's levels are the atom collections, so each level's
+// atoms are communicated only as far as any atom can reach them -- as few ghosts as
+// multi with the same intervals, far fewer than one ghost cutoff for all
+TEST(HGridCommMulti, GhostsAsFewAsMultiWithTheSameIntervals)
+{
+  SystemSpec spec;
+  spec.distribution = "powerlaw";
+  spec.omega = 30.0;
+  spec.alpha = -3.0;
+  spec.natoms = 3000;
+  spec.packing = 0.3;
+  spec.seed = 7;
+  const std::vector<double> sizes{6.0, 20.0, 60.2};    // cutoff diameters 2.1 .. 60.1
+  std::string levels = "hgrid levels 3", intervals = "collection/interval 3";
+  for (double s : sizes) {
+    levels += " " + decimal(s);
+    intervals += " " + decimal(s - spec.skin);
+  }
+
+  auto ghosts = [&](const std::string &neighbor, bool comm_multi, const std::string &nm) {
+    SystemSpec run = spec;
+    run.neighbor = neighbor;
+    run.comm_multi = comm_multi;
+    run.neigh_modify = nm;
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    create_system(lmp.get(), run);
+    double mine = lmp->atom->nghost, all = 0.0;
+    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+  };
+  const double hgrid_single = ghosts(levels, false, "");
+  const double hgrid_multi = ghosts(levels, true, "");
+  const double multi_multi = ghosts("multi", true, intervals);
+  const double bin = ghosts("bin", false, "");
+  EXPECT_EQ(hgrid_single, bin);
+  EXPECT_LE(hgrid_multi, multi_multi);
+  EXPECT_LT(hgrid_multi, 0.8 * bin);
+}
