@@ -143,3 +143,27 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
   const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
   EXPECT_TRUE(built_by_hgrid(lmp.get(), idx));
 }
+
+TEST(HGridErrors, CommMultiRejectsReduceAndTuning)
+{
+  auto error_after = [](const std::string &line) {
+    SystemSpec spec;
+    spec.natoms = 200;
+    spec.omega = 5.0;
+    spec.comm_multi = true;
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    create_system(lmp.get(), spec);    // comm multi alone runs
+    std::string msg;
+    try {
+      lmp->input->one(line);
+      lmp->input->one("run 0 post no");
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      msg = e.what();
+    }
+    return msg;
+  };
+  EXPECT_ERROR(error_after("comm_modify reduce/multi"),
+               "Cannot use multi/reduce communication with neighbor style hgrid");
+  EXPECT_ERROR(error_after("fix tune all hgrid/tune 10"),
+               "Fix hgrid/tune cannot be used with comm_modify mode multi");
+}
