@@ -2,6 +2,7 @@
 
 #include "atom.h"
 #include "domain.h"
+#include "exceptions.h"
 #include "force.h"
 #include "input.h"
 #include "library.h"
@@ -108,6 +109,24 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   cmd("neigh_modify one 20000 page 400000 " + spec.neigh_modify);
   if (spec.comm_multi) cmd("comm_modify mode multi vel yes");
   cmd("run 0 post no");
+}
+
+void commands(LAMMPS *lmp, const std::vector<std::string> &lines)
+{
+  for (const auto &line : lines) lmp->input->one(line);
+}
+
+std::string error_of(const SystemSpec &spec, const std::vector<std::string> &lines)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  try {
+    create_system(lmp.get(), spec);
+    commands(lmp.get(), lines);
+    lmp->input->one("run 0 post no");
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    return e.what();
+  }
+  return "";
 }
 
 /* ---------------------------------------------------------------------- */

@@ -48,6 +48,14 @@ struct SystemSpec {
 /// Run the input lines of \p spec up to "run 0 post no".
 void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
 
+/// Run the input \p lines one by one.
+void commands(LAMMPS_NS::LAMMPS *lmp, const std::vector<std::string> &lines);
+
+/// \brief Create the system of \p spec, run \p lines and "run 0 post no" in a new
+/// instance: the message of the LAMMPS error this raises, or "" if all of it ran.
+[[nodiscard]] std::string error_of(const SystemSpec &spec,
+                                   const std::vector<std::string> &lines = {});
+
 /// A physical pair: atom tags a <= b, periodic image shift of b, history bit.
 using PairKey = std::array<long, 6>;    // a, b, sx, sy, sz, touching
 using PairCounts = std::map<PairKey, int>;

@@ -4,7 +4,6 @@
 
 #include "hgrid_testing.h"
 
-#include "exceptions.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
@@ -20,21 +19,20 @@ using LAMMPS_NS::LAMMPS;
 
 namespace {
 
-// run a small polydisperse system (radii 1..5, skin 0.1) with the given neighbor
-// arguments and return the error message, or "" if the run succeeded
-std::string error_of(const std::string &neighbor)
+// a small polydisperse system (radii 1..5, skin 0.1) with the given neighbor arguments
+SystemSpec small_system(const std::string &neighbor = "hgrid")
 {
   SystemSpec spec;
   spec.natoms = 200;
   spec.omega = 5.0;
   spec.neighbor = neighbor;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  try {
-    create_system(lmp.get(), spec);
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    return e.what();
-  }
-  return "";
+  return spec;
+}
+
+// its error message, or "" if the run succeeded
+std::string error_of(const std::string &neighbor)
+{
+  return hgrid_testing::error_of(small_system(neighbor));
 }
 
 #define EXPECT_ERROR(message, pattern)                                              \
@@ -71,36 +69,14 @@ TEST(HGridErrors, BadLayoutKeywords)
 TEST(HGridErrors, ListOverflowAsksForNeighModifyOne)
 {
   // create_system sets a large "one", so the small value is set after setup
-  SystemSpec spec;
-  spec.natoms = 200;
-  spec.omega = 5.0;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
-  std::string msg;
-  try {
-    lmp->input->one("neigh_modify one 1 page 100000");
-    lmp->input->one("run 0 post no");
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    msg = e.what();
-  }
-  EXPECT_ERROR(msg, "Neighbor list overflow, boost neigh_modify one");
+  EXPECT_ERROR(hgrid_testing::error_of(small_system(), {"neigh_modify one 1 page 100000"}),
+               "Neighbor list overflow, boost neigh_modify one");
 }
 
 TEST(HGridErrors, TriclinicBoxIsRejectedClearly)
 {
-  SystemSpec spec;
-  spec.natoms = 100;
-  spec.omega = 3.0;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  std::string msg;
-  try {
-    create_system(lmp.get(), spec);
-    lmp->input->one("change_box all triclinic");
-    lmp->input->one("run 0 post no");
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    msg = e.what();
-  }
-  EXPECT_ERROR(msg, "hgrid does not support triclinic boxes");
+  EXPECT_ERROR(hgrid_testing::error_of(small_system(), {"change_box all triclinic"}),
+               "hgrid does not support triclinic boxes");
 }
 
 TEST(HGridErrors, NonSizeListsFallBackToBin)
@@ -146,24 +122,11 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
 
 TEST(HGridErrors, CommMultiRejectsReduceAndTuning)
 {
-  auto error_after = [](const std::string &line) {
-    SystemSpec spec;
-    spec.natoms = 200;
-    spec.omega = 5.0;
-    spec.comm_multi = true;
-    std::unique_ptr<LAMMPS> lmp(make_lammps());
-    create_system(lmp.get(), spec);    // comm multi alone runs
-    std::string msg;
-    try {
-      lmp->input->one(line);
-      lmp->input->one("run 0 post no");
-    } catch (LAMMPS_NS::LAMMPSException &e) {
-      msg = e.what();
-    }
-    return msg;
-  };
-  EXPECT_ERROR(error_after("comm_modify reduce/multi"),
+  SystemSpec spec = small_system();
+  spec.comm_multi = true;
+  EXPECT_EQ(hgrid_testing::error_of(spec), "");    // comm multi alone runs
+  EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
                "Cannot use multi/reduce communication with neighbor style hgrid");
-  EXPECT_ERROR(error_after("fix tune all hgrid/tune 10"),
+  EXPECT_ERROR(hgrid_testing::error_of(spec, {"fix tune all hgrid/tune 10"}),
                "Fix hgrid/tune cannot be used with comm_modify mode multi");
 }

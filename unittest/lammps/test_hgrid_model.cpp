@@ -6,7 +6,6 @@
 
 #include "hgrid_testing.h"
 
-#include "exceptions.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
@@ -120,15 +119,7 @@ TEST(HGridCompute, RequiresNeighborHGrid)
   spec.natoms = 100;
   spec.omega = 3.0;
   spec.neighbor = "bin";
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
-  std::string msg;
-  try {
-    lmp->input->one("compute hg all hgrid");
-    lmp->input->one("run 0 post no");
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    msg = e.what();
-  }
+  const std::string msg = error_of(spec, {"compute hg all hgrid"});
   EXPECT_NE(msg.find("Compute hgrid requires neighbor style hgrid"), std::string::npos) << msg;
 }
 

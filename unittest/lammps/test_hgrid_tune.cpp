@@ -6,7 +6,6 @@
 #include "hgrid_testing.h"
 
 #include "atom.h"
-#include "exceptions.h"
 #include "fix_hgrid_tune.h"
 #include "force.h"
 #include "pair.h"
@@ -35,11 +34,6 @@ using LAMMPS_NS::LAMMPS;
 namespace NeighConst = LAMMPS_NS::NeighConst;
 
 namespace {
-
-void commands(LAMMPS *lmp, const std::vector<std::string> &lines)
-{
-  for (const auto &line : lines) lmp->input->one(line);
-}
 
 LAMMPS_NS::FixHGridTune *tune_fix(LAMMPS *lmp)
 {
@@ -303,16 +297,9 @@ std::string tune_error(const std::vector<std::string> &fixes, const std::string 
   spec.natoms = 100;
   spec.omega = 3.0;
   spec.neighbor = neighbor;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  try {
-    create_system(lmp.get(), spec);
-    lmp->input->one("group some id 1:10");
-    commands(lmp.get(), fixes);
-    lmp->input->one("run 0 post no");
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    return e.what();
-  }
-  return "";
+  std::vector<std::string> lines{"group some id 1:10"};
+  lines.insert(lines.end(), fixes.begin(), fixes.end());
+  return error_of(spec, lines);
 }
 }    // namespace
 
