@@ -58,7 +58,6 @@ class NBinHGrid : public NBin {
   double get_skin() const { return skin; }
 
   int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
-  int level_of_atom(double radius) const;
 
   // cost-model access for fix hgrid/tune
   void range_of_cutoff_diameters(double &cmin, double &cmax);
@@ -81,6 +80,7 @@ class NBinHGrid : public NBin {
 
   void parse_args();
   bool searched_from_above() const;
+  int level_of_atom(double radius) const;
   void publish_collections();
   void choose_layout();
   class FixHGridTune *find_tune() const;

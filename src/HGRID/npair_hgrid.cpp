@@ -181,8 +181,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
 
     // same level: linked cells, one contiguous slot range per stencil row
 
-    const int ilevel = hbin->level_of_atom(radius[i]);
     const int icell = atom2cell[i];
+    const int ilevel = cells.level_of_cell(icell);
     const auto &rows = hstencil->level_rows[ilevel];
     const int nrows = rows.size();
     for (int k = 0; k < nrows; k++) {

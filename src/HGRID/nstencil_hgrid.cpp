@@ -37,13 +37,16 @@ void NStencilHGrid::create()
   auto *hb = dynamic_cast<NBinHGrid *>(nb);
   const int nlevels = hb->get_layout().num_levels();
 
+  // nstencil (copied by NPair, not used by the hgrid build): the largest level stencil
   level_rows.assign(nlevels, {});
   nstencil = 0;
   for (int h = 0; h < nlevels; h++) {
     const hgrid::LevelGrid &grid = hb->get_grid(h);
+    int ncells = 0;
     for (const auto &r : hgrid::same_level_rows(grid, half)) {
       level_rows[h].push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
-      if (h == 0) nstencil += r.dx1 - r.dx0 + 1;
+      ncells += r.dx1 - r.dx0 + 1;
     }
+    nstencil = MAX(nstencil, ncells);
   }
 }

@@ -211,6 +211,7 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
       for (int c = 0; c < cells_per_level[h]; ++c) {
         int prev = -1;
         const int g = lists.global_cell(h, c);
+        EXPECT_EQ(lists.level_of_cell(g), h);
         for (int s = lists.begin(g); s < lists.end(g); ++s) {
           const int i = lists.particles()[s];
           EXPECT_EQ(level[i], h);
