@@ -32,15 +32,16 @@ def summarize(path):
         stock = {s: num(r, "ms_per_build") for s, r in ok.items() if not s.startswith("hgrid")}
         best = min(stock, key=stock.get) if stock else None
         h, hc = ok.get("hgrid"), ok.get("hgrid comm multi")
-        fastest = min(x for x in (num(h, "ms_per_build") if h else None,
-                                  num(hc, "ms_per_build") if hc else None) if x) if (h or hc) else None
+        hgrid_times = [num(r, "ms_per_build") for r in (h, hc) if r]
+        fastest = min(hgrid_times) if hgrid_times else None
 
         def cell(style, field, fmt="%.4g"):
             r = ok.get(style) if style else None
             v = num(r, field) if r else None
             return fmt % v if v is not None else styles.get(style, {}).get("status", "-")[:24]
 
-        ratio = lambda r: ("%.2f" % num(r, "vs_mono_bin")) if r and num(r, "vs_mono_bin") else "-"
+        def ratio(r):
+            return "%.2f" % num(r, "vs_mono_bin") if r and num(r, "vs_mono_bin") else "-"
         print("| " + " | ".join(list(key) + [
             cell("bin", "ms_per_build"),
             "%s (%s)" % (cell(best, "ms_per_build"), best) if best else "-",
