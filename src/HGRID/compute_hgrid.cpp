@@ -9,6 +9,7 @@
 
 #include "compute_hgrid.h"
 
+#include "atom.h"
 #include "error.h"
 #include "nbin_hgrid.h"
 #include "neighbor.h"
@@ -17,7 +18,7 @@
 
 using namespace LAMMPS_NS;
 
-static constexpr int NVALUES = 6;
+static constexpr int NVALUES = 8;
 
 /* ---------------------------------------------------------------------- */
 
@@ -64,4 +65,8 @@ void ComputeHGrid::compute_vector()
   vector[3] = predicted.distance_checks;
   vector[4] = predicted.cell_visits;
   vector[5] = predicted.total;
+  double local = nb->get_cells().num_cells(), global = 0.0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, world);
+  vector[6] = global / MAX(1.0, (double) atom->natoms);
+  vector[7] = predicted.cells;
 }

@@ -24,7 +24,9 @@ namespace LAMMPS_NS {
    last list build, next to the cost model's prediction for the same layout:
      1 number of levels, 2 distance checks and 3 cell visits per owned atom in the
      last build of the pair style's list, 4-6 predicted distance checks, cell visits
-     and work T/N = checks + K visits per particle (eqs. 23-27) */
+     and work T/N = checks + K visits + K_s cells per particle (eqs. 23-27 and the
+     storage term), 7 cells stored (all ranks, ghost windows included) per atom,
+     8 predicted cells per particle (box only) */
 
 class ComputeHGrid : public Compute {
  public:

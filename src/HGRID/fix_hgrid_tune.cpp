@@ -46,7 +46,7 @@ static constexpr double OVERFLOW_HEADROOM = 0.25;
 FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), method(hgrid::Method::Optimal), auto_search(1),
     search(hgrid::Search::TopDown), maxlevels(hgrid::kMaxLevels),
-    K(hgrid::kCellAccessCostRatio), has_layout(0), nevery(0), threshold(DEFAULT_THRESHOLD),
+    K(hgrid::kHGridCellAccessCostRatio), has_layout(0), nevery(0), threshold(DEFAULT_THRESHOLD),
     k_auto(0), verbose(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0),
     ksums{0.0, 0.0, 0.0, 0.0, 0.0}
 {

@@ -30,14 +30,16 @@ const char usage[] =
     "  --nu NU         volume (area) fraction                      (default 0.3)\n"
     "  --dim D         dimension, 2 or 3                           (default 3)\n"
     "  --skin S        neighbor skin                               (default 0)\n"
-    "  --K K           cell access / distance check cost ratio     (default 0.2)\n"
+    "  --K K           cell access / distance check cost ratio     (default 1; paper 0.2)\n"
+    "  --Ks KS         stored cell / distance check cost ratio     (default 0.1; 0: paper)\n"
     "  --search S      topdown, bottomup or auto                   (default auto)\n"
     "  --maxlevels L   largest number of levels in the table/plot  (default 30)\n"
     "  --csv FILE      write T/N versus L for the four methods\n"
     "  --png FILE      plot it (needs python3 with matplotlib)\n";
 
 struct Options {
-  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0, K = kCellAccessCostRatio;
+  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0, K = kHGridCellAccessCostRatio,
+         Ks = kCellStorageCostRatio;
   int dim = 3, maxlevels = 30;
   std::string radii, search = "auto", csv, png;
 };
@@ -61,6 +63,7 @@ Options parse(int argc, char **argv)
     else if (key == "--dim") o.dim = std::stoi(value);
     else if (key == "--skin") o.skin = std::stod(value);
     else if (key == "--K") o.K = std::stod(value);
+    else if (key == "--Ks") o.Ks = std::stod(value);
     else if (key == "--search") o.search = value;
     else if (key == "--maxlevels") o.maxlevels = std::stoi(value);
     else if (key == "--csv") o.csv = value;
@@ -110,19 +113,21 @@ int main(int argc, char **argv)
     p.packing = o.nu;
     p.skin = o.skin;
     p.K = o.K;
+    p.storage = o.Ks;
 
     const bool both = o.search == "auto";
     const Search fixed = o.search == "bottomup" ? Search::BottomUp : Search::TopDown;
     const Choice best = best_layout(Method::Optimal, *f, p, fixed, both);
     const Cost single = evaluate(Layout{{best.layout.top()}, best.layout.search}, *f, p);
 
-    std::printf("radii %g..%g, d = %d, nu = %g, skin = %g, K = %g\n", f->r_min(), f->r_max(),
-                o.dim, o.nu, o.skin, o.K);
+    std::printf("radii %g..%g, d = %d, nu = %g, skin = %g, K = %g, K_s = %g\n", f->r_min(),
+                f->r_max(), o.dim, o.nu, o.skin, o.K, o.Ks);
     std::printf("optimal layout: %d level(s), search %s\n", best.layout.num_levels(),
                 search_name(best.layout.search));
     std::printf("%s", describe(best.layout).c_str());
-    std::printf("predicted work per particle  T/N = %.4g  (distance checks %.4g + K * cell visits %.4g)\n",
-                best.cost.total, best.cost.distance_checks, best.cost.cell_visits);
+    std::printf("predicted work per particle  T/N = %.4g  (distance checks %.4g + K * cell visits "
+                "%.4g + K_s * cells %.4g)\n",
+                best.cost.total, best.cost.distance_checks, best.cost.cell_visits, best.cost.cells);
     std::printf("single level (linked cell)   T/N = %.4g\n", single.total);
     std::printf("speed-up over a single level     = %.4g\n", single.total / best.cost.total);
     std::printf("neighbor command: neighbor %g hgrid levels %d", o.skin, best.layout.num_levels());

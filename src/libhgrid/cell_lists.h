@@ -48,6 +48,8 @@ class CellLists {
   }
 
   [[nodiscard]] int num_levels() const { return static_cast<int>(offset_.size()) - 1; }
+  /// Number of cells of all levels.
+  [[nodiscard]] int num_cells() const { return offset_.back(); }
   [[nodiscard]] std::size_t memory_bytes() const;
 
  private:

@@ -38,6 +38,7 @@ void check(const SystemParams &p)
     throw std::invalid_argument("packing fraction must be positive");
   if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
   if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
+  if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
 }
 
 // cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
@@ -101,14 +102,18 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
   const double particle_volume = unit_sphere_volume(d) * f.moment(d);    // eq. (6)
   const double nc = half_stencil_neighbors(d);
   const bool topdown = layout.search == Search::TopDown;
+  const double subcells = std::pow(subdivisions_of(layout), d);
 
   Cost cost;
   cost.levels.resize(L);
-  for (int h = 0; h < L; ++h) {    // eqs. (9), (11)
+  for (int h = 0; h < L; ++h) {    // eqs. (9), (11); C_h
     LevelCost &lc = cost.levels[h];
     lc.fraction = cutoff_moment(f, 0, sigma, level_lo(layout, h), level_hi(layout, h));
-    lc.per_cell =
-        params.packing * std::pow(layout.cell_sizes[h], d) / particle_volume * lc.fraction;
+    const double cell_volume_fraction =
+        params.packing * std::pow(layout.cell_sizes[h], d) / particle_volume;
+    lc.per_cell = cell_volume_fraction * lc.fraction;
+    lc.cells = subcells / cell_volume_fraction;
+    cost.cells += lc.cells;
   }
   for (int h = 0; h < L; ++h) {    // eqs. (23)-(26)
     LevelCost &lc = cost.levels[h];
@@ -125,7 +130,8 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
     cost.distance_checks += lc.distance_checks;
     cost.cell_visits += lc.cell_visits;
   }
-  cost.total = cost.distance_checks + params.K * cost.cell_visits;    // eq. (27)
+  cost.total = cost.distance_checks + params.K * cost.cell_visits    // eq. (27)
+      + params.storage * cost.cells;
   return cost;
 }
 

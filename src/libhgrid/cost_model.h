@@ -11,6 +11,14 @@
      T     = sum_h T^cd_h + K T^ca_h                               (27)
    with j < h for Top-Down and j > h for Bottom-Up, n_c = (3^d - 1)/2.
 
+   hgrid extension (not in the paper, whose grids are hashed): hgrid stores every
+   level as a dense array of cells over the box, which each build clears and
+   prefix-sums and which costs memory.  Level h has C_h = k^d V_p / (nu s_h^d) cells
+   per particle (box volume N V_p / nu; k sub-cells per edge, subdivisions_of), so
+     T_hgrid = T + K_s sum_h C_h N
+   keeps the optimizer away from fine levels over large boxes holding few particles
+   (K_s = 0 is the paper's model).
+
    Neighbor lists add a skin: a particle of radius r has cutoff radius r + skin/2,
    is inserted on the lowest level with 2 r + skin <= s_h, and searches other levels
    with the box half-width r + skin/2 + s_j/2.  The model therefore runs on cutoff
@@ -28,15 +36,30 @@
 namespace hgrid {
 
 /// Ratio K of the time of one cell access to one distance check (eq. 27);
-/// the paper measured 0.2 for spheres.
+/// the paper measured 0.2 for spheres (MercuryDPM's hashed linked lists).
 constexpr double kCellAccessCostRatio = 0.2;
+
+/// K measured for hgrid's own cells (the default of SystemParams): least-squares
+/// fit t = t_0 + a checks + b visits over 90 layouts of random 3d systems (alpha 0,
+/// -2, -3; omega 10, 30, 100; nu 0.3; N = 1e5; best of 2 runs each) gave K = b/a =
+/// 1.07 (median error 9 %).  A visit costs as much as a check here: reading a
+/// cell's slot range from a large cell array misses the cache like reading x[j].
+constexpr double kHGridCellAccessCostRatio = 1.0;
+
+/// Cost K_s of one cell of hgrid's dense cell arrays per build, in distance checks
+/// (the T_hgrid term above). Measured on the development machine: a layout with
+/// 1580 cells per particle took 0.6 us per particle more per build than layouts with
+/// 3-4 cells and the same checks, with a distance check costing about 3.6 ns (the
+/// fit of kHGridCellAccessCostRatio): K_s = 0.6 us / 1580 / 3.6 ns ~ 0.1.
+constexpr double kCellStorageCostRatio = 0.1;
 
 /// The system the model describes, besides its radius distribution.
 struct SystemParams {
   int dimension = 3;                      ///< d = 2 or 3
   double packing = 0.5;                   ///< volume (area) fraction nu of the particles
   double skin = 0.0;                      ///< neighbor skin, added to every cutoff diameter
-  double K = kCellAccessCostRatio;        ///< cell access cost per distance check
+  double K = kHGridCellAccessCostRatio;   ///< cell access cost per distance check
+  double storage = kCellStorageCostRatio; ///< K_s, cost of one stored cell per build
 };
 
 /// Predicted work per level, per particle of the whole system.
@@ -45,13 +68,15 @@ struct LevelCost {
   double per_cell = 0.0;           ///< m_h
   double distance_checks = 0.0;    ///< T^cd_h / N
   double cell_visits = 0.0;        ///< T^ca_h / N
+  double cells = 0.0;              ///< C_h, cells of the level per particle
 };
 
-/// Predicted work per particle: T/N = checks + K visits.
+/// Predicted work per particle: T/N = checks + K visits + K_s cells.
 struct Cost {
-  double total = 0.0;              ///< T / N (eq. 27)
+  double total = 0.0;              ///< T_hgrid / N (eq. 27 with the storage term)
   double distance_checks = 0.0;    ///< sum_h T^cd_h / N
   double cell_visits = 0.0;        ///< sum_h T^ca_h / N
+  double cells = 0.0;              ///< sum_h C_h
   std::vector<LevelCost> levels;
 };
 

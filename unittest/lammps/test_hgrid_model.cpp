@@ -81,7 +81,7 @@ TEST_P(HGridModel, CountersMatchPrediction)
       << layout.num_levels() << " levels";
   EXPECT_NEAR(visits / predicted.cell_visits, 1.0, 0.15)
       << "measured " << visits << " predicted " << predicted.cell_visits;
-  const double measured_total = checks + params.K * visits;
+  const double measured_total = checks + params.K * visits + params.storage * predicted.cells;
   EXPECT_NEAR(measured_total / predicted.total, 1.0, 0.15);
   EXPECT_GT(layout.num_levels(), 1);
 }
@@ -108,9 +108,50 @@ TEST(HGridCompute, ReportsCountersAndPrediction)
   EXPECT_EQ(values[0], nb->get_layout().num_levels());
   EXPECT_NEAR(values[1], double(global) / spec.natoms, 1e-12);
   EXPECT_NEAR(values[3], nb->get_predicted().distance_checks, 1e-12);
-  EXPECT_NEAR(values[5], values[3] + 0.2 * values[4], 1e-9);
+  const hgrid::Cost &predicted = nb->get_predicted();
+  EXPECT_NEAR(values[5],
+              values[3] + hgrid::kHGridCellAccessCostRatio * values[4] +
+                  hgrid::kCellStorageCostRatio * values[7],
+              1e-9);
+  EXPECT_NEAR(values[7], predicted.cells, 1e-12);
+  // the ghost windows add cells to the box's; every level has at least one
+  EXPECT_GE(values[6], values[7]);
+  EXPECT_GE(values[6] * spec.natoms, nb->get_layout().num_levels());
   EXPECT_NEAR(values[1] / values[3], 1.0, 0.15);
   EXPECT_NEAR(values[2] / values[4], 1.0, 0.15);
+}
+
+// 10 % spheres of radius 100 among radius-1 ones: the paper's model would give the
+// small spheres a level of ~1e5 cells per atom (the box is ~1e3 small diameters wide);
+// the storage term keeps the automatic layout's cell arrays small, and the lists exact
+TEST(HGridLayout, BidisperseRatio100KeepsCellArraysSmall)
+{
+  SystemSpec spec;
+  spec.distribution = "bi";
+  spec.omega = 100.0;
+  spec.natoms = 2000;
+  spec.packing = 0.3;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  lmp->input->one("compute hg all hgrid");
+  lmp->input->one("thermo_style custom step c_hg[*]");
+  lmp->input->one("run 0 post no");
+  auto *values = (double *) lammps_extract_compute(lmp.get(), "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+  ASSERT_NE(values, nullptr);
+  EXPECT_LT(values[6], 64.0) << "cells stored per atom";
+  EXPECT_LT(values[7], 32.0) << "predicted cells per particle";
+
+  // an on-demand list rebuilds the pair's list too, with its history bits still set
+  lammps_request_single_neighlist(lmp.get(), "oracle", LAMMPS_NS::NeighConst::REQ_SIZE, -1.0);
+  const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+  ASSERT_GE(half, 0);
+  ASSERT_TRUE(built_by_hgrid(lmp.get(), half));
+  const ListPairs found = gather_list(lmp.get(), half, true);
+  const PairCounts expected = oracle(lmp.get(), spec, ListKind::HalfNewton);
+  EXPECT_GT(expected.size(), 0u);
+  EXPECT_EQ(found.wrong_history_bits, 0);
+  const std::string diff = compare(expected, found.counts);
+  EXPECT_TRUE(diff.empty()) << diff;
 }
 
 TEST(HGridCompute, RequiresNeighborHGrid)

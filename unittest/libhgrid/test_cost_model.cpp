@@ -14,13 +14,14 @@ using namespace hgrid;
 namespace {
 constexpr double PI = 3.14159265358979323846;
 
-// the paper's reference system: d = 3, nu = 0.7, K = 0.2, alpha = -3, omega = 100
+// the paper's model (no storage term) for d = 3, nu = 0.7, K = 0.2
 SystemParams paper3d()
 {
   SystemParams p;
   p.dimension = 3;
   p.packing = 0.7;
-  p.K = 0.2;
+  p.K = kCellAccessCostRatio;
+  p.storage = 0.0;
   return p;
 }
 
@@ -93,6 +94,7 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
         SystemParams p;
         p.dimension = d;
         p.packing = 0.4;
+        p.storage = 0.0;
         PowerLaw f(alpha, 1.0, omega);
         Layout single{{2.0 * omega}, Search::TopDown};
         const double vd = d == 2 ? PI : 4.0 / 3.0 * PI;
@@ -165,6 +167,8 @@ TEST(CostModel, PaperSection542FreeCooling2D)
   SystemParams p;
   p.dimension = 2;
   p.packing = 0.4;
+  p.K = kCellAccessCostRatio;
+  p.storage = 0.0;
   const Choice opt = best_layout(Method::Optimal, f, p, Search::TopDown, true, 20);
   ASSERT_EQ(opt.layout.num_levels(), 5);
   EXPECT_EQ(opt.layout.search, Search::TopDown);
@@ -251,4 +255,55 @@ TEST(CostModel, SkinEntersCutoffDiameters)
   EXPECT_NEAR(fractions, 1.0, 1e-12);
   EXPECT_THROW((void) method_from_name("random"), std::invalid_argument);
   EXPECT_EQ(method_from_name("optimal"), Method::Optimal);
+}
+
+TEST(CostModel, StorageTermCountsTheCellsOfTheBox)
+{
+  // C_h: cells of size s_h over the box V = sum of particle volumes / nu, per particle;
+  // a single level has kSingleLevelSubdivisions^d sub-cells per cell
+  std::vector<double> radii;
+  for (int i = 0; i < 5000; ++i) radii.push_back(1.0 + 9.0 * std::pow((i + 0.5) / 5000.0, 3.0));
+  const Histogram f = Histogram::from_radii(radii);
+  for (int d : {2, 3}) {
+    SystemParams p;
+    p.dimension = d;
+    p.packing = 0.35;
+    p.skin = 0.1;
+    double volume = 0.0;
+    for (double r : radii) volume += (d == 2 ? PI * r * r : 4.0 / 3.0 * PI * r * r * r);
+    const double box = volume / p.packing;
+    for (const Layout &layout : {Layout{{4.0, 9.0, 20.2}, Search::TopDown}, Layout{{20.2}, Search::TopDown}}) {
+      const Cost c = evaluate(layout, f, p);
+      const double k = std::pow(subdivisions_of(layout), d);
+      double cells = 0.0;
+      for (int h = 0; h < layout.num_levels(); ++h) {
+        const double expected = k * box / std::pow(layout.cell_sizes[h], d) / radii.size();
+        EXPECT_NEAR(c.levels[h].cells, expected, 0.02 * expected) << d << " level " << h;
+        cells += c.levels[h].cells;
+      }
+      EXPECT_NEAR(c.cells, cells, 1e-12 * cells);
+      EXPECT_NEAR(c.total, c.distance_checks + p.K * c.cell_visits + p.storage * c.cells,
+                  1e-12 * c.total);
+    }
+  }
+}
+
+TEST(CostModel, StorageTermKeepsFineLevelsOffLargeBoxes)
+{
+  // half the particles of diameter 1, half of 100: the paper's model (hashed cells)
+  // gives the small ones a level of cell ~1 over a box of ~1e5 large spheres' volume
+  std::vector<double> radii;
+  for (int i = 0; i < 1000; ++i) radii.push_back(i % 2 ? 50.0 : 0.5);
+  const Histogram f = Histogram::from_radii(radii);
+  SystemParams p;
+  p.packing = 0.3;
+  p.skin = 0.05;
+  SystemParams paper = p;
+  paper.storage = 0.0;
+  const Choice hashed = best_layout(Method::Optimal, f, paper);
+  ASSERT_GT(hashed.layout.num_levels(), 1);
+  EXPECT_GT(evaluate(hashed.layout, f, p).cells, 1e4);
+  const Choice dense = best_layout(Method::Optimal, f, p);
+  EXPECT_LT(dense.cost.cells, 10.0);
+  EXPECT_LT(dense.cost.total, evaluate(hashed.layout, f, p).total);
 }
