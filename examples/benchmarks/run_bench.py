@@ -3,13 +3,17 @@
 bin/hash) and hgrid on the same generated systems, in one invocation.
 
 usage: run_bench.py --lmp build/lmp [--n 100000] [--omega 1,10,100] [--alpha 0,-2,-3]
-                    [--nu 0.3,0.6] [--dim 3] [--steps 5] [--timeout 600] [--np 1]
+                    [--nu 0.3,0.6] [--dim 3] [--steps 5] [--repeat 3] [--timeout 600] [--np 1]
                     [--csv bench.csv] [--png bench.png] [--quick]
 
 For every (dim, N, nu, alpha, omega) it runs in.bench under each style and records
 the neighbor time per build (Neigh / list builds), the pairs found and the memory
 per rank LAMMPS reports, and the ratio to monodisperse bin at the same N, nu, dim.
 A run that exceeds the timeout or the memory limit (--mem-gb) is recorded as such.
+Timings on a shared machine drift: every run that takes less than --repeat-below
+seconds (all fast styles, and the monodisperse reference) is repeated --repeat
+times and its fastest build time kept, so fast styles and the reference are
+measured alike.
 """
 import argparse
 import csv
@@ -19,6 +23,7 @@ import re
 import resource
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -65,11 +70,13 @@ def run_one(args, case, style, extra, workdir):
 
     if os.path.exists(log):
         os.remove(log)
+    start = time.time()
     try:
         done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=cap,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}
+    wall = time.time() - start
     text = open(log).read() if os.path.exists(log) else ""
     neigh = re.search(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     builds = re.search(r"^Neighbor list builds = (\d+)", text, re.M)
@@ -80,10 +87,22 @@ def run_one(args, case, style, extra, workdir):
     mem = re.search(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| \S+ \| (\S+)", text, re.M)
     ghosts = re.search(r"^Nghost:\s*(\S+) ave", text, re.M)
     nb = int(builds.group(1))
-    return {"status": "ok", "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
+    return {"status": "ok", "wall": wall, "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
             "pairs": int(pairs.group(1)) if pairs else -1,
             "mem_mb": float(mem.group(1)) if mem else float("nan"),
             "ghosts": float(ghosts.group(1)) if ghosts else float("nan")}
+
+
+def run_best(args, case, style, extra, workdir):
+    """run_one, repeated while runs are short; the fastest build time is kept"""
+    best = run_one(args, case, style, extra, workdir)
+    for _ in range(args.repeat - 1):
+        if best["status"] != "ok" or best["wall"] > args.repeat_below:
+            break
+        r = run_one(args, case, style, extra, workdir)
+        if r["status"] == "ok" and r["ms_per_build"] < best["ms_per_build"]:
+            best = r
+    return best
 
 
 def main():
@@ -95,6 +114,8 @@ def main():
     p.add_argument("--nu", default="0.3,0.6")
     p.add_argument("--dim", default="3")
     p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat-below", type=float, default=20.0)
     p.add_argument("--timeout", type=int, default=600)
     p.add_argument("--mem-gb", type=float, default=16.0)
     p.add_argument("--np", type=int, default=1)
@@ -115,8 +136,8 @@ def main():
     for dim in args.dim.split(","):
         for n in args.n.split(","):
             for nu in args.nu.split(","):
-                mono = run_one(args, {"n": n, "omega": 1, "alpha": 0, "nu": nu, "dim": dim},
-                               "bin", [], args.workdir)
+                mono = run_best(args, {"n": n, "omega": 1, "alpha": 0, "nu": nu, "dim": dim},
+                                "bin", [], args.workdir)
                 base = mono.get("ms_per_build")
                 for alpha in args.alpha.split(","):
                     for omega in args.omega.split(","):
@@ -125,7 +146,7 @@ def main():
                         for label, style, extra in styles(float(omega)):
                             if wanted and label not in wanted:
                                 continue
-                            r = run_one(args, case, style, extra, args.workdir)
+                            r = run_best(args, case, style, extra, args.workdir)
                             row = dict(case, style=label, status=r["status"])
                             if r["status"] == "ok":
                                 row.update(ms_per_build="%.4g" % r["ms_per_build"],
