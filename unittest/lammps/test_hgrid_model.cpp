@@ -86,6 +86,16 @@ TEST_P(HGridModel, CountersMatchPrediction)
   EXPECT_GT(layout.num_levels(), 1);
 }
 
+namespace {
+// the system of spec with "compute hg all hgrid" after "run 0": its global vector
+const double *compute_hgrid_values(LAMMPS *lmp, const SystemSpec &spec)
+{
+  create_system(lmp, spec);
+  commands(lmp, {"compute hg all hgrid", "thermo_style custom step c_hg[*]", "run 0 post no"});
+  return (const double *) lammps_extract_compute(lmp, "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+}
+}    // namespace
+
 TEST(HGridCompute, ReportsCountersAndPrediction)
 {
   SystemSpec spec;
@@ -93,11 +103,7 @@ TEST(HGridCompute, ReportsCountersAndPrediction)
   spec.omega = 10.0;
   spec.packing = 0.2;
   std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
-  lmp->input->one("compute hg all hgrid");
-  lmp->input->one("thermo_style custom step c_hg[*]");
-  lmp->input->one("run 0 post no");
-  auto *values = (double *) lammps_extract_compute(lmp.get(), "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+  const double *values = compute_hgrid_values(lmp.get(), spec);
   ASSERT_NE(values, nullptr);
 
   const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
@@ -132,11 +138,7 @@ TEST(HGridLayout, BidisperseRatio100KeepsCellArraysSmall)
   spec.natoms = 2000;
   spec.packing = 0.3;
   std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
-  lmp->input->one("compute hg all hgrid");
-  lmp->input->one("thermo_style custom step c_hg[*]");
-  lmp->input->one("run 0 post no");
-  auto *values = (double *) lammps_extract_compute(lmp.get(), "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+  const double *values = compute_hgrid_values(lmp.get(), spec);
   ASSERT_NE(values, nullptr);
   EXPECT_LT(values[6], 64.0) << "cells stored per atom";
   EXPECT_LT(values[7], 32.0) << "predicted cells per particle";
