@@ -282,7 +282,7 @@ hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::Sy
   const int maxlevels = tune ? tune->maxlevels : hgrid::kMaxLevels;
 
   std::vector<double> key = f ? f->weights() : std::vector<double>();
-  key.insert(key.end(), {cmax, skin, params.packing, params.K, (double) params.dimension,
+  key.insert(key.end(), {cmax, skin, params.packing, params.K, params.storage, (double) params.dimension,
                          (double) method, (double) auto_search, (double) search,
                          (double) maxlevels});
   if (key == model_key) return model_result;

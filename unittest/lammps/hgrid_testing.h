@@ -72,11 +72,22 @@ struct ListPairs {
 
 /// How many times each pair within r_a + r_b + skin must appear in a list.
 enum class ListKind { HalfNewton, HalfNewtoff, Full };
-[[nodiscard]] PairCounts oracle(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec, ListKind kind);
+[[nodiscard]] PairCounts oracle(LAMMPS_NS::LAMMPS *lmp, ListKind kind);
 
 /// Human-readable differences (at most \p max_lines), empty if equal.
 [[nodiscard]] std::string compare(const PairCounts &expected, const PairCounts &found,
                                   int max_lines = 10);
+
+/// \brief Expect neighbor list \p index to be built by hgrid and to hold exactly the
+/// pairs of the all-pairs oracle of \p kind: no misses, no duplicates, no self pairs,
+/// history bits right if \p history. \p what names the list in failure messages.
+void expect_list_matches(LAMMPS_NS::LAMMPS *lmp, int index, ListKind kind, bool history,
+                         const std::string &what);
+
+/// \brief Request a full size list (which rebuilds the pair style's list too, with its
+/// history bits still set) and expect it and the half list of pair gran/hooke/history
+/// (newton on or off) to match the oracle.
+void expect_lists_match_oracle(LAMMPS_NS::LAMMPS *lmp, bool newton, const std::string &what = "");
 
 /// Per-atom values (\p width per atom) of all ranks, ordered by tag.
 [[nodiscard]] std::vector<double> gather_by_tag(LAMMPS_NS::LAMMPS *lmp, double **values,

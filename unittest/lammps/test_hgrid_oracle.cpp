@@ -24,7 +24,6 @@
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
-namespace NeighConst = LAMMPS_NS::NeighConst;
 
 namespace {
 
@@ -112,24 +111,6 @@ void PrintTo(const OracleCase &c, std::ostream *os)
 
 class HGridOracle : public ::testing::TestWithParam<OracleCase> {};
 
-void expect_list_matches(LAMMPS *lmp, const SystemSpec &spec, int index, ListKind kind,
-                         bool history, const char *what)
-{
-  ASSERT_GE(index, 0) << what;
-  EXPECT_TRUE(built_by_hgrid(lmp, index)) << what << " is not built by hgrid";
-  const ListPairs found = gather_list(lmp, index, history);
-  const PairCounts expected = oracle(lmp, spec, kind);
-  EXPECT_EQ(found.self_pairs, 0) << what;
-  EXPECT_EQ(found.wrong_history_bits, 0) << what;
-  const std::string diff = compare(expected, found.counts);
-  EXPECT_TRUE(diff.empty()) << what << " differs from the all-pairs oracle for "
-                            << describe(spec) << ":\n" << diff;
-  long want = 0;
-  for (const auto &kv : expected) want += kv.second;
-  EXPECT_EQ(found.entries, want) << what;
-  EXPECT_GT(want, 0) << "degenerate test system without pairs: " << describe(spec);
-}
-
 }    // namespace
 
 TEST_P(HGridOracle, ListsEqualAllPairs)
@@ -137,17 +118,7 @@ TEST_P(HGridOracle, ListsEqualAllPairs)
   const SystemSpec &spec = GetParam().spec;
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   ASSERT_NO_THROW(create_system(lmp.get(), spec)) << describe(spec);
-
-  // a full size list, built on demand; this also rebuilds the pair's perpetual list
-  // without fix neigh/history's post_neighbor(), so its history bits are still set
-  const int full = lammps_request_single_neighlist(
-      lmp.get(), "oracle", NeighConst::REQ_FULL | NeighConst::REQ_SIZE, -1.0);
-  const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
-
-  expect_list_matches(lmp.get(), spec, half,
-                      spec.newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, true,
-                      "half list of pair gran/hooke/history");
-  expect_list_matches(lmp.get(), spec, full, ListKind::Full, false, "full size list");
+  expect_lists_match_oracle(lmp.get(), spec.newton, "of " + describe(spec));
 }
 
 INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases()),

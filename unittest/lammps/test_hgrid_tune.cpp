@@ -31,7 +31,6 @@
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
-namespace NeighConst = LAMMPS_NS::NeighConst;
 
 namespace {
 
@@ -53,28 +52,6 @@ const hgrid::Layout &current_layout(LAMMPS *lmp)
 }
 
 // the pair's half list and a full size list against the all-pairs oracle
-void expect_lists_match_oracle(LAMMPS *lmp, bool newton)
-{
-  SystemSpec unused;
-  const int full = lammps_request_single_neighlist(
-      lmp, "oracle", NeighConst::REQ_FULL | NeighConst::REQ_SIZE, -1.0);
-  const int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
-  ASSERT_GE(full, 0);
-  ASSERT_GE(half, 0);
-  for (auto [index, kind] : {std::pair{half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff},
-                             std::pair{full, ListKind::Full}}) {
-    EXPECT_TRUE(built_by_hgrid(lmp, index));
-    const ListPairs found = gather_list(lmp, index, kind != ListKind::Full);
-    const PairCounts expected = oracle(lmp, unused, kind);
-    EXPECT_EQ(found.self_pairs, 0);
-    EXPECT_EQ(found.wrong_history_bits, 0);
-    const std::string diff = compare(expected, found.counts);
-    EXPECT_TRUE(diff.empty()) << diff;
-    EXPECT_FALSE(expected.empty());
-  }
-}
-
-
 }    // namespace
 
 TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
