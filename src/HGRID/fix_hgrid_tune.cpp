@@ -115,10 +115,6 @@ void FixHGridTune::init()
     error->all(FLERR, Error::NOLASTLINE, "Fix hgrid/tune requires neighbor style hgrid");
   if (modify->get_fix_by_style("^hgrid/tune$").size() > 1)
     error->all(FLERR, Error::NOLASTLINE, "Only one fix hgrid/tune may be defined");
-  if (comm->mode == Comm::MULTI)
-    error->all(FLERR, Error::NOLASTLINE,
-               "Fix hgrid/tune cannot be used with comm_modify mode multi: re-leveling would "
-               "change the ghost cutoffs of the atom collections during the run");
 }
 
 /* ----------------------------------------------------------------------

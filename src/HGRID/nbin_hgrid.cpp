@@ -36,6 +36,8 @@ using MathConst::MY_PI;
 
 // bins of the radius histogram handed to the cost model
 static constexpr int HISTOGRAM_BINS = 128;
+// diameter bound of the top atom collection: every larger atom belongs to it
+static constexpr double UNBOUNDED = 1.0e300;
 
 static const char cite_neigh_hgrid[] =
     "neighbor hgrid command: Krijgsman, Ogarko, Luding, Comp. Part. Mech. 1(3), 357 (2014)\n\n"
@@ -54,7 +56,7 @@ static const char cite_neigh_hgrid[] =
 
 NBinHGrid::NBinHGrid(LAMMPS *lmp) :
     NBin(lmp), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
-    layout_printed(0)
+    layout_printed(0), comm_auto(0)
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
 }
@@ -62,6 +64,8 @@ NBinHGrid::NBinHGrid(LAMMPS *lmp) :
 NBinHGrid::~NBinHGrid()
 {
   memory->destroy(atom2cell);
+  // the mode this class chose must not outlive neighbor style hgrid
+  if (comm_auto && !comm->mode_user) comm->mode = Comm::SINGLE;
 }
 
 /* ----------------------------------------------------------------------
@@ -79,7 +83,37 @@ void NBinHGrid::copy_neighbor_info()
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor style hgrid requires atoms with a radius (e.g. atom_style sphere)");
   parse_args();
+  choose_comm_mode();
   choose_layout();
+}
+
+/* ----------------------------------------------------------------------
+   per-level ghost cutoffs by default: unless comm_modify set the mode or a
+   ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
+   cutoff, the communication runs in mode multi with the levels as the atom
+   collections (publish_collections); called before Comm::init()
+------------------------------------------------------------------------- */
+
+void NBinHGrid::choose_comm_mode()
+{
+  if (comm->mode_user) return;
+  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI : Comm::SINGLE;
+  if (mode != comm->mode || !comm_auto) layout_printed = 0;
+  comm->mode = mode;
+  comm_auto = 1;
+}
+
+/* ----------------------------------------------------------------------
+   true if a list is built from bins other than hgrid's (the bin fallback)
+------------------------------------------------------------------------- */
+
+bool NBinHGrid::other_binned_lists() const
+{
+  for (int i = 0; i < neighbor->nlist; i++) {
+    const NeighList *list = neighbor->lists[i];
+    if (list->bin_method > 0 && list->np && !dynamic_cast<NBinHGrid *>(list->np->nb)) return true;
+  }
+  return false;
 }
 
 /* ----------------------------------------------------------------------
@@ -201,6 +235,7 @@ void NBinHGrid::choose_layout()
     utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
                    layout.num_levels(), hgrid::search_name(layout.search), cmin, cmax,
                    hgrid::describe(layout));
+    utils::logmesg(lmp, "HGrid ghost cutoffs: {}\n", ghost_cutoffs_description());
   }
   layout_printed = 1;
 }
@@ -217,18 +252,32 @@ void NBinHGrid::publish_collections()
 {
   if (comm->mode != Comm::MULTI) return;
   const int n = layout.num_levels();
+  // lists of the bin fallback need ghosts out to their (the largest) cutoff
+  const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
   neighbor->ncollections = n;
   neighbor->finite_cut_flag = 1;
   memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");
   memory->grow(neighbor->cutcollectionsq, n, n, "neigh:cutcollectionsq");
   for (int i = 0; i < n; i++) {
-    // the largest 2r that level_of() puts on level i (it allows the same round-off)
-    neighbor->collection2cut[i] = layout.cell_sizes[i] * (1.0 + hgrid::kSizeTolerance) - skin;
+    // the largest 2r that level_of() puts on level i (it allows the same round-off);
+    // an atom that outgrew the top level is in the top collection until re-leveled
+    neighbor->collection2cut[i] = (i == n - 1) ? UNBOUNDED
+        : layout.cell_sizes[i] * (1.0 + hgrid::kSizeTolerance) - skin;
     for (int j = 0; j < n; j++) {
-      const double reach = 0.5 * (layout.cell_sizes[i] + layout.cell_sizes[j]);
+      const double reach = MAX(0.5 * (layout.cell_sizes[i] + layout.cell_sizes[j]), floor);
       neighbor->cutcollectionsq[i][j] = reach * reach;
     }
   }
+}
+
+std::string NBinHGrid::ghost_cutoffs_description() const
+{
+  if (comm->mode == Comm::MULTI)
+    return comm->mode_user ? "one per level (comm_modify mode multi)"
+                           : "one per level (default; comm_modify mode single for one)";
+  if (comm->mode_user) return "one for all levels (comm_modify mode single)";
+  if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
+  return "one for all levels (lists of other pair styles or computes need it)";
 }
 
 /* ----------------------------------------------------------------------
@@ -312,6 +361,17 @@ void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &n
 {
   layout = new_layout;
   predicted = new_prediction;
+  if (comm->mode != Comm::MULTI) return;
+
+  // per-level ghost cutoffs follow the levels from the next exchange on.  This
+  // step's ghosts were sent out to (s_l + s_top)/2 of the old layout, at least
+  // (c_j + c_max)/2, the reach of any pair, unless an atom outgrew the old top
+  // level (then one cutoff is short as well, see fix hgrid/tune).  Comm::init()
+  // re-sizes the per-collection arrays; the swaps this step's forward and reverse
+  // communication use depend only on the largest cutoff, which is not changed.
+  publish_collections();
+  comm->init();
+  comm->setup();
 }
 
 FixHGridTune *NBinHGrid::find_tune() const

@@ -27,6 +27,7 @@ NBinStyle(hgrid,
 #include "libhgrid/radius_distribution.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -82,6 +83,10 @@ class NBinHGrid : public NBin {
   bool searched_from_above() const;
   int level_of_atom(double radius) const;
   void publish_collections();
+  int comm_auto;                      // 1 if this class chose the comm mode
+  void choose_comm_mode();
+  bool other_binned_lists() const;
+  std::string ghost_cutoffs_description() const;
   void choose_layout();
   class FixHGridTune *find_tune() const;
   std::vector<double> model_key;      // inputs of the last model_layout() call

@@ -30,7 +30,7 @@ std::string describe(const SystemSpec &s)
       << " newton "
       << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
       << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor "
-      << s.skin << " " << s.neighbor << (s.comm_multi ? " + comm_modify mode multi" : "");
+      << s.skin << " " << s.neighbor << (s.comm_mode.empty() ? "" : " + comm_modify mode " + s.comm_mode);
   return out.str();
 }
 
@@ -108,7 +108,7 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   cmd("pair_coeff " + spec.pair_coeff);
   cmd("neighbor " + std::to_string(spec.skin) + " " + spec.neighbor);
   cmd("neigh_modify one 20000 page 400000 " + spec.neigh_modify);
-  if (spec.comm_multi) cmd("comm_modify mode multi vel yes");
+  if (!spec.comm_mode.empty()) cmd("comm_modify mode " + spec.comm_mode + " vel yes");
   cmd("run 0 post no");
 }
 

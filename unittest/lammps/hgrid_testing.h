@@ -31,7 +31,7 @@ struct SystemSpec {
   double packing = 0.4;    // volume (area) fraction of the particles
   double skin = 0.1;       // in units of r_min = 1
   std::string neighbor = "hgrid";    // everything after "neighbor SKIN"
-  bool comm_multi = false;           // comm_modify mode multi (per-level ghost cutoffs)
+  std::string comm_mode;             // "single"/"multi": comm_modify mode after neighbor
   std::string neigh_modify;          // extra neigh_modify keywords
   std::string pair = "gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0";
   std::string pair_coeff = "* *";

@@ -120,13 +120,15 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
   EXPECT_TRUE(built_by_hgrid(lmp.get(), idx));
 }
 
-TEST(HGridErrors, CommMultiRejectsReduceAndTuning)
+TEST(HGridErrors, CommMultiRejectsReduce)
 {
   SystemSpec spec = small_system();
-  spec.comm_multi = true;
+  spec.comm_mode = "multi";
   EXPECT_EQ(hgrid_testing::error_of(spec), "");    // comm multi alone runs
   EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
                "Cannot use multi/reduce communication with neighbor style hgrid");
-  EXPECT_ERROR(hgrid_testing::error_of(spec, {"fix tune all hgrid/tune 10"}),
-               "Fix hgrid/tune cannot be used with comm_modify mode multi");
+  spec.comm_mode = "";    // per-level ghost cutoffs by default, not a user's mode multi
+  EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
+               "Use reduce/multi in mode multi only");
+  EXPECT_EQ(hgrid_testing::error_of(spec, {"fix tune all hgrid/tune 10"}), "");
 }

@@ -5,8 +5,9 @@
    and Bottom-Up.  Each case checks the pair style's half list (with history bits)
    and a full size list, summed over all MPI ranks: every pair within
    r_i + r_j + skin appears exactly as often as the list kind requires (no misses,
-   no duplicates), no self pairs, history bit set iff the particles touch.  Some
-   layouts also run with comm_modify mode multi (per-level ghost cutoffs). */
+   no duplicates), no self pairs, history bit set iff the particles touch.  hgrid
+   communicates per-level ghost cutoffs by default; two layouts also run with one
+   ghost cutoff (comm_modify mode single). */
 
 #include "hgrid_testing.h"
 
@@ -90,14 +91,14 @@ std::vector<OracleCase> oracle_cases()
           spec.packing = dim == 3 ? 0.3 : 0.5;
           const double cmin = 2.0 + spec.skin, cmax = 2.0 * dist.omega + spec.skin;
           for (const auto &[lname, args] : layouts(cmin, cmax))
-            for (bool comm_multi : {false, true}) {
-              // per-level ghost cutoffs with the default and the many-level layouts
-              if (comm_multi && lname != "default" && lname != "manyTD") continue;
+            for (const std::string comm_mode : {"", "single"}) {
+              // default per-level ghost cutoffs; one ghost cutoff with two layouts
+              if (!comm_mode.empty() && lname != "default" && lname != "manyTD") continue;
               spec.neighbor = args;
-              spec.comm_multi = comm_multi;
+              spec.comm_mode = comm_mode;
               spec.seed = seed++;
               std::string name = dist.name + "_" + std::to_string(dim) + "d_" + boundary + "_" +
-                  (newton ? "newton" : "newtoff") + "_" + lname + (comm_multi ? "_commmulti" : "");
+                  (newton ? "newton" : "newtoff") + "_" + lname + (comm_mode.empty() ? "" : "_comm" + comm_mode);
               cases.push_back({name, spec});
             }
         }
@@ -124,10 +125,12 @@ TEST_P(HGridOracle, ListsEqualAllPairs)
 INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases()),
                          [](const auto &info) { return info.param.name; });
 
-// comm_modify mode multi: hgrid's levels are the atom collections, so each level's
-// atoms are communicated only as far as any atom can reach them -- as few ghosts as
-// multi with the same intervals, far fewer than one ghost cutoff for all
-TEST(HGridCommMulti, GhostsAsFewAsMultiWithTheSameIntervals)
+// per-level ghost cutoffs (the default, = comm_modify mode multi): hgrid's levels are
+// the atom collections, so each level's atoms are communicated only as far as any
+// atom can reach them -- as few ghosts as multi with the same intervals, far fewer
+// than one ghost cutoff for all
+namespace {
+SystemSpec ghost_test_system()
 {
   SystemSpec spec;
   spec.distribution = "powerlaw";
@@ -136,29 +139,85 @@ TEST(HGridCommMulti, GhostsAsFewAsMultiWithTheSameIntervals)
   spec.natoms = 3000;
   spec.packing = 0.3;
   spec.seed = 7;
+  return spec;
+}
+
+double ghosts_of(LAMMPS *lmp)
+{
+  double mine = lmp->atom->nghost, all = 0.0;
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+double ghosts(SystemSpec spec, const std::string &neighbor, const std::string &comm_mode,
+              const std::string &neigh_modify = "", const std::vector<std::string> &more = {})
+{
+  spec.neighbor = neighbor;
+  spec.comm_mode = comm_mode;
+  spec.neigh_modify = neigh_modify;
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  create_system(lmp.get(), spec);
+  commands(lmp.get(), more);
+  if (!more.empty()) commands(lmp.get(), {"run 0 post no"});
+  return ghosts_of(lmp.get());
+}
+}    // namespace
+
+TEST(HGridGhosts, PerLevelByDefaultAsFewAsMultiWithTheSameIntervals)
+{
+  const SystemSpec spec = ghost_test_system();
   const std::vector<double> sizes{6.0, 20.0, 60.2};    // cutoff diameters 2.1 .. 60.1
   std::string levels = "hgrid levels 3", intervals = "collection/interval 3";
   for (double s : sizes) {
     levels += " " + decimal(s);
     intervals += " " + decimal(s - spec.skin);
   }
-
-  auto ghosts = [&](const std::string &neighbor, bool comm_multi, const std::string &nm) {
-    SystemSpec run = spec;
-    run.neighbor = neighbor;
-    run.comm_multi = comm_multi;
-    run.neigh_modify = nm;
-    std::unique_ptr<LAMMPS> lmp(make_lammps());
-    create_system(lmp.get(), run);
-    double mine = lmp->atom->nghost, all = 0.0;
-    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    return all;
-  };
-  const double hgrid_single = ghosts(levels, false, "");
-  const double hgrid_multi = ghosts(levels, true, "");
-  const double multi_multi = ghosts("multi", true, intervals);
-  const double bin = ghosts("bin", false, "");
+  const double hgrid_default = ghosts(spec, levels, "");
+  const double hgrid_multi = ghosts(spec, levels, "multi");
+  const double hgrid_single = ghosts(spec, levels, "single");
+  const double multi_multi = ghosts(spec, "multi", "multi", intervals);
+  const double bin = ghosts(spec, "bin", "");
+  EXPECT_EQ(hgrid_default, hgrid_multi);
   EXPECT_EQ(hgrid_single, bin);
   EXPECT_LE(hgrid_multi, multi_multi);
-  EXPECT_LT(hgrid_multi, 0.8 * bin);
+  EXPECT_LT(hgrid_default, 0.8 * bin);
+}
+
+// one ghost cutoff whenever the user asks for it or a list of the bin fallback
+// needs it; the lists stay exact either way
+TEST(HGridGhosts, OneCutoffWhenAskedForOrNeeded)
+{
+  const SystemSpec spec = ghost_test_system();
+  const double bin = ghosts(spec, "bin", "");
+  EXPECT_LT(ghosts(spec, "hgrid", ""), 0.8 * bin);
+  // a ghost cutoff set before the first run, or after a run (where the comm mode
+  // hgrid chose must not turn the cutoff into "use cutoff/multi")
+  EXPECT_GE(ghosts(spec, "hgrid", "", "", {"comm_modify cutoff 40"}), bin);
+  // a compute whose occasional list is built by the bin fallback
+  EXPECT_EQ(ghosts(spec, "hgrid", "", "", {"compute rdf all rdf 20 cutoff 10"}), bin);
+
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  SystemSpec run = spec;
+  run.neighbor = "hgrid";
+  create_system(lmp.get(), run);
+  EXPECT_LT(ghosts_of(lmp.get()), 0.8 * bin);
+  commands(lmp.get(), {"comm_modify mode single", "run 0 post no"});
+  EXPECT_EQ(ghosts_of(lmp.get()), bin);
+  expect_lists_match_oracle(lmp.get(), spec.newton, "after comm_modify mode single");
+}
+
+// leaving hgrid leaves no comm mode behind that the next neighbor style rejects
+TEST(HGridGhosts, SwitchingToBinAfterAnHGridRun)
+{
+  const SystemSpec spec = ghost_test_system();
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  SystemSpec run = spec;
+  run.neighbor = "hgrid";
+  create_system(lmp.get(), run);
+  const std::string skin = std::to_string(spec.skin);
+  ASSERT_NO_THROW(commands(lmp.get(), {"neighbor " + skin + " bin", "run 0 post no"}));
+  EXPECT_EQ(ghosts_of(lmp.get()), ghosts(spec, "bin", ""));
+  ASSERT_NO_THROW(commands(lmp.get(), {"neighbor " + skin + " hgrid", "run 0 post no"}));
+  EXPECT_LT(ghosts_of(lmp.get()), 0.8 * ghosts(spec, "bin", ""));
+  expect_lists_match_oracle(lmp.get(), spec.newton, "after bin -> hgrid");
 }
