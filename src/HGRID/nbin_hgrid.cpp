@@ -56,7 +56,7 @@ static const char cite_neigh_hgrid[] =
 
 NBinHGrid::NBinHGrid(LAMMPS *lmp) :
     NBin(lmp), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
-    layout_printed(0), comm_auto(0)
+    layout_printed(0), comm_auto(0), smallest_cutoff(0.0)
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
 }
@@ -88,9 +88,9 @@ void NBinHGrid::copy_neighbor_info()
 }
 
 /* ----------------------------------------------------------------------
-   per-level ghost cutoffs by default: unless comm_modify set the mode or a
-   ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
-   cutoff, the communication runs in mode multi with the levels as the atom
+   size-dependent ghost cutoffs by default: unless comm_modify set the mode or
+   a ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
+   cutoff, the communication runs in mode multi with size classes as the atom
    collections (publish_collections); called before Comm::init()
 ------------------------------------------------------------------------- */
 
@@ -192,6 +192,7 @@ void NBinHGrid::range_of_cutoff_diameters(double &cmin, double &cmax)
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor style hgrid needs particles with a radius or a positive skin");
   if (!(cmin > 0.0)) cmin = cmax;
+  smallest_cutoff = cmin;
 }
 
 /* ----------------------------------------------------------------------
@@ -241,17 +242,19 @@ void NBinHGrid::choose_layout()
 }
 
 /* ----------------------------------------------------------------------
-   with "comm_modify mode multi" the levels are the atom collections of the
-   multi communication: an atom of cutoff diameter c is in the collection of its
-   level (collection2cut bounds the diameter 2r = c - skin), and the ghost cutoff
-   of level l is max_j (s_l + s_j)/2 = (s_l + s_top)/2, the farthest any atom
-   can reach an atom of level l.  The layout must then stay fixed during a run.
+   in comm mode multi the atom collections are size classes of ratio <= 1.25
+   between the smallest cutoff diameter and the top level (hgrid::ghost_classes,
+   not the levels: the search needs ghosts only within r_i + r_j + skin of an
+   owned atom, wherever they are binned).  An atom of class k is sent out to
+   max_j (b_k + b_j)/2 = (b_k + s_top)/2, at most 12.5 % of its cutoff diameter
+   beyond the farthest any atom can reach it (collection2cut bounds 2r = c - skin).
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::publish_collections()
 {
   if (comm->mode != Comm::MULTI) return;
-  const int n = layout.num_levels();
+  const std::vector<double> bounds = hgrid::ghost_classes(layout, smallest_cutoff);
+  const int n = bounds.size();
   // lists of the bin fallback need ghosts out to their (the largest) cutoff
   const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
   neighbor->ncollections = n;
@@ -259,12 +262,12 @@ void NBinHGrid::publish_collections()
   memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");
   memory->grow(neighbor->cutcollectionsq, n, n, "neigh:cutcollectionsq");
   for (int i = 0; i < n; i++) {
-    // the largest 2r that level_of() puts on level i (it allows the same round-off);
-    // an atom that outgrew the top level is in the top collection until re-leveled
-    neighbor->collection2cut[i] = (i == n - 1) ? UNBOUNDED
-        : layout.cell_sizes[i] * (1.0 + hgrid::kSizeTolerance) - skin;
+    // the largest 2r of class i (with level_of()'s round-off); an atom that outgrew
+    // the top level is in the top collection until re-leveled
+    neighbor->collection2cut[i] =
+        (i == n - 1) ? UNBOUNDED : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin;
     for (int j = 0; j < n; j++) {
-      const double reach = MAX(0.5 * (layout.cell_sizes[i] + layout.cell_sizes[j]), floor);
+      const double reach = MAX(0.5 * (bounds[i] + bounds[j]), floor);
       neighbor->cutcollectionsq[i][j] = reach * reach;
     }
   }
@@ -273,8 +276,9 @@ void NBinHGrid::publish_collections()
 std::string NBinHGrid::ghost_cutoffs_description() const
 {
   if (comm->mode == Comm::MULTI)
-    return comm->mode_user ? "one per level (comm_modify mode multi)"
-                           : "one per level (default; comm_modify mode single for one)";
+    return fmt::format("by particle size, {} classes ({})", neighbor->ncollections,
+                       comm->mode_user ? "comm_modify mode multi"
+                                       : "default; comm_modify mode single for one cutoff");
   if (comm->mode_user) return "one for all levels (comm_modify mode single)";
   if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
   return "one for all levels (lists of other pair styles or computes need it)";
@@ -363,8 +367,8 @@ void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &n
   predicted = new_prediction;
   if (comm->mode != Comm::MULTI) return;
 
-  // per-level ghost cutoffs follow the levels from the next exchange on.  This
-  // step's ghosts were sent out to (s_l + s_top)/2 of the old layout, at least
+  // the ghost cutoffs follow the new top level from the next exchange on.  This
+  // step's ghosts were sent out to (b_k + s_top)/2 of the old layout, at least
   // (c_j + c_max)/2, the reach of any pair, unless an atom outgrew the old top
   // level (then one cutoff is short as well, see fix hgrid/tune).  Comm::init()
   // re-sizes the per-collection arrays; the swaps this step's forward and reverse

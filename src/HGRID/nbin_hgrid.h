@@ -84,6 +84,7 @@ class NBinHGrid : public NBin {
   int level_of_atom(double radius) const;
   void publish_collections();
   int comm_auto;                      // 1 if this class chose the comm mode
+  double smallest_cutoff;             // smallest cutoff diameter, all ranks (last range)
   void choose_comm_mode();
   bool other_binned_lists() const;
   std::string ghost_cutoffs_description() const;

@@ -36,6 +36,22 @@ int level_of(const Layout &layout, double cutoff_diameter)
   return static_cast<int>(it - s.begin());
 }
 
+std::vector<double> ghost_classes(const Layout &layout, double cmin)
+{
+  const double top = layout.top();
+  std::vector<double> bounds;
+  if (cmin > 0.0 && cmin < top) {
+    // steps of at most kGhostClassRatio from cmin to the top, equal in log size
+    const double span = std::log(top / cmin) / std::log(kGhostClassRatio);
+    const int steps = std::clamp(static_cast<int>(std::ceil(span * (1.0 - kSizeTolerance))), 1,
+                                 kMaxGhostClasses - 1);
+    const double ratio = std::pow(top / cmin, 1.0 / steps);
+    for (int k = 0; k < steps; ++k) bounds.push_back(cmin * std::pow(ratio, k));
+  }
+  bounds.push_back(top);
+  return bounds;
+}
+
 const char *search_name(Search search)
 {
   return search == Search::TopDown ? "topdown" : "bottomup";

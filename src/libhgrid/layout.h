@@ -63,6 +63,20 @@ constexpr int kSingleLevelSubdivisions = 2;
   return layout.num_levels() == 1 ? kSingleLevelSubdivisions : 1;
 }
 
+/// Ratio of consecutive ghost size classes: a particle of cutoff diameter c is sent
+/// as a ghost out to (b + s_L)/2 with its class bound b < kGhostClassRatio * c, at most
+/// 12.5 % of c beyond the reach (c + c_max)/2 of any pair it can be in.
+constexpr double kGhostClassRatio = 1.25;
+/// Upper limit on the number of ghost size classes (the smallest classes widen).
+constexpr int kMaxGhostClasses = 32;
+
+/// \brief Upper cutoff-diameter bounds of the size classes in which particles are
+/// communicated as ghosts: b_0 = \p cmin, b_k = kGhostClassRatio * b_{k-1}, the last
+/// one the top level.  A particle of class k is needed as a ghost at most
+/// (b_k + s_L)/2 away.  Independent of the levels: the search needs ghosts only
+/// within r_i + r_j + skin of owned particles, wherever they are binned.
+[[nodiscard]] std::vector<double> ghost_classes(const Layout &layout, double cmin);
+
 /// Lower-case name of a search direction, as used in input scripts.
 [[nodiscard]] const char *search_name(Search search);
 

@@ -125,10 +125,10 @@ TEST_P(HGridOracle, ListsEqualAllPairs)
 INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases()),
                          [](const auto &info) { return info.param.name; });
 
-// per-level ghost cutoffs (the default, = comm_modify mode multi): hgrid's levels are
-// the atom collections, so each level's atoms are communicated only as far as any
-// atom can reach them -- as few ghosts as multi with the same intervals, far fewer
-// than one ghost cutoff for all
+// size-dependent ghost cutoffs (the default, = comm_modify mode multi): the atom
+// collections are size classes 1.25 apart, so each atom is communicated about as
+// far as any atom can reach it -- no more ghosts than multi with x2 or x4 intervals
+// or with the levels as intervals, far fewer than one ghost cutoff for all
 namespace {
 SystemSpec ghost_test_system()
 {
@@ -163,24 +163,31 @@ double ghosts(SystemSpec spec, const std::string &neighbor, const std::string &c
 }
 }    // namespace
 
-TEST(HGridGhosts, PerLevelByDefaultAsFewAsMultiWithTheSameIntervals)
+TEST(HGridGhosts, BySizeByDefaultNoMoreThanMulti)
 {
   const SystemSpec spec = ghost_test_system();
+  // intervals (diameters 2r) for multi: the levels below, x2 and x4 up to omega
+  auto intervals = [&](const std::vector<double> &bounds) {
+    std::string out = "collection/interval " + std::to_string(bounds.size());
+    for (double b : bounds) out += " " + decimal(b);
+    return out;
+  };
   const std::vector<double> sizes{6.0, 20.0, 60.2};    // cutoff diameters 2.1 .. 60.1
-  std::string levels = "hgrid levels 3", intervals = "collection/interval 3";
+  std::string levels = "hgrid levels 3";
+  std::vector<double> level_bounds;
   for (double s : sizes) {
     levels += " " + decimal(s);
-    intervals += " " + decimal(s - spec.skin);
+    level_bounds.push_back(s - spec.skin);
   }
   const double hgrid_default = ghosts(spec, levels, "");
-  const double hgrid_multi = ghosts(spec, levels, "multi");
-  const double hgrid_single = ghosts(spec, levels, "single");
-  const double multi_multi = ghosts(spec, "multi", "multi", intervals);
   const double bin = ghosts(spec, "bin", "");
-  EXPECT_EQ(hgrid_default, hgrid_multi);
-  EXPECT_EQ(hgrid_single, bin);
-  EXPECT_LE(hgrid_multi, multi_multi);
+  EXPECT_EQ(hgrid_default, ghosts(spec, levels, "multi"));
+  EXPECT_EQ(hgrid_default, ghosts(spec, "hgrid levels 1 60.2", ""));    // same top, any levels
+  EXPECT_EQ(ghosts(spec, levels, "single"), bin);
   EXPECT_LT(hgrid_default, 0.8 * bin);
+  EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals(level_bounds)));
+  EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals({2, 4, 8, 16, 32, 60.001})));
+  EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals({2, 8, 32, 60.001})));
 }
 
 // one ghost cutoff whenever the user asks for it or a list of the bin fallback

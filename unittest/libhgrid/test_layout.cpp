@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 #include <stdexcept>
 
 using hgrid::Layout;
@@ -56,4 +57,32 @@ TEST(Layout, DescribeListsEveryLevel)
   EXPECT_NE(text.find("level 2: cell size 4, cutoff diameters (1.5, 4]"), std::string::npos) << text;
   EXPECT_STREQ(hgrid::search_name(Search::TopDown), "topdown");
   EXPECT_STREQ(hgrid::search_name(Search::BottomUp), "bottomup");
+}
+
+TEST(Layout, GhostClassesStepAtMostTheRatioFromSmallestToTop)
+{
+  const Layout layout{{3.0, 20.0, 100.0}, Search::BottomUp};
+  const auto b = hgrid::ghost_classes(layout, 1.05);
+  ASSERT_GE(b.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.front(), 1.05);
+  EXPECT_DOUBLE_EQ(b.back(), 100.0);
+  // ceil(log(100/1.05)/log(1.25)) = 21 steps: 22 classes
+  EXPECT_EQ(b.size(), 22u);
+  for (std::size_t k = 1; k < b.size(); ++k) {
+    EXPECT_GT(b[k], b[k - 1]);
+    EXPECT_LE(b[k] / b[k - 1], hgrid::kGhostClassRatio * (1.0 + 1e-12)) << "class " << k;
+  }
+}
+
+TEST(Layout, GhostClassesLimitedAndDegenerate)
+{
+  const Layout wide{{1.0e4}, Search::BottomUp};
+  const auto b = hgrid::ghost_classes(wide, 1.0);    // 42 steps of 1.25 needed
+  EXPECT_EQ(static_cast<int>(b.size()), hgrid::kMaxGhostClasses);
+  EXPECT_DOUBLE_EQ(b.back(), 1.0e4);
+  EXPECT_EQ(hgrid::ghost_classes(wide, 1.0e4), std::vector<double>{1.0e4});    // monodisperse
+  EXPECT_EQ(hgrid::ghost_classes(wide, 0.0), std::vector<double>{1.0e4});     // no sizes known
+  const auto near = hgrid::ghost_classes(Layout{{1.1}, Search::BottomUp}, 1.0);
+  ASSERT_EQ(near.size(), 2u);    // one step below the ratio
+  EXPECT_DOUBLE_EQ(near[0], 1.0);
 }
