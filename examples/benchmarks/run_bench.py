@@ -48,7 +48,7 @@ def styles(omega):
                         ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds),
                          "hash", hash_]))
     out.append(("hgrid", "hgrid", []))
-    out.append(("hgrid comm multi", "hgrid", ["comm", "multi"]))
+    out.append(("hgrid comm single", "hgrid", ["comm", "single"]))
     return out
 
 
