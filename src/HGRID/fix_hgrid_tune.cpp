@@ -199,7 +199,7 @@ void FixHGridTune::tune(int scheduled)
                      too_small ? std::string("n/a") : fmt::format("{:.4g}", cost_current),
                      cost_optimal);
     }
-    nb->set_layout(optimal, optimal_cost);
+    nb->set_layout(optimal, optimal_cost, cmin);
     neighbor->setup_bins();
     nrelevel++;
   }

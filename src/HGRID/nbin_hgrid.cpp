@@ -56,7 +56,7 @@ static const char cite_neigh_hgrid[] =
 
 NBinHGrid::NBinHGrid(LAMMPS *lmp) :
     NBin(lmp), atom2cell(nullptr), user_levels(0), user_search(0), skin(0.0),
-    layout_printed(0), comm_auto(0), smallest_cutoff(0.0)
+    layout_printed(0), auto_mode(-1)
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
 }
@@ -65,7 +65,7 @@ NBinHGrid::~NBinHGrid()
 {
   memory->destroy(atom2cell);
   // the mode this class chose must not outlive neighbor style hgrid
-  if (comm_auto && !comm->mode_user) comm->mode = Comm::SINGLE;
+  if (auto_mode >= 0 && !comm->mode_user) comm->mode = Comm::SINGLE;
 }
 
 /* ----------------------------------------------------------------------
@@ -98,9 +98,8 @@ void NBinHGrid::choose_comm_mode()
 {
   if (comm->mode_user) return;
   const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI : Comm::SINGLE;
-  if (mode != comm->mode || !comm_auto) layout_printed = 0;
-  comm->mode = mode;
-  comm_auto = 1;
+  if (mode != auto_mode) layout_printed = 0;    // log the change
+  comm->mode = auto_mode = mode;
 }
 
 /* ----------------------------------------------------------------------
@@ -192,7 +191,6 @@ void NBinHGrid::range_of_cutoff_diameters(double &cmin, double &cmax)
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor style hgrid needs particles with a radius or a positive skin");
   if (!(cmin > 0.0)) cmin = cmax;
-  smallest_cutoff = cmin;
 }
 
 /* ----------------------------------------------------------------------
@@ -224,7 +222,7 @@ void NBinHGrid::choose_layout()
 
   if (chosen != layout) layout_printed = 0;
   layout = chosen;
-  publish_collections();
+  publish_collections(cmin);
   if (!layout_printed && comm->me == 0) {
     if (f) {
       const double single = hgrid::evaluate(hgrid::Layout{{layout.top()}, layout.search}, *f,
@@ -250,10 +248,10 @@ void NBinHGrid::choose_layout()
    beyond the farthest any atom can reach it (collection2cut bounds 2r = c - skin).
 ------------------------------------------------------------------------- */
 
-void NBinHGrid::publish_collections()
+void NBinHGrid::publish_collections(double cmin)
 {
   if (comm->mode != Comm::MULTI) return;
-  const std::vector<double> bounds = hgrid::ghost_classes(layout, smallest_cutoff);
+  const std::vector<double> bounds = hgrid::ghost_classes(layout, cmin);
   const int n = bounds.size();
   // lists of the bin fallback need ghosts out to their (the largest) cutoff
   const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
@@ -361,7 +359,8 @@ hgrid::Layout NBinHGrid::model_layout(const hgrid::Histogram *f, const hgrid::Sy
    layout chosen by fix hgrid/tune during a run; the caller re-runs setup_bins()
 ------------------------------------------------------------------------- */
 
-void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction)
+void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction,
+                           double cmin)
 {
   layout = new_layout;
   predicted = new_prediction;
@@ -373,7 +372,7 @@ void NBinHGrid::set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &n
   // level (then one cutoff is short as well, see fix hgrid/tune).  Comm::init()
   // re-sizes the per-collection arrays; the swaps this step's forward and reverse
   // communication use depend only on the largest cutoff, which is not changed.
-  publish_collections();
+  publish_collections(cmin);
   comm->init();
   comm->setup();
 }

@@ -66,7 +66,9 @@ class NBinHGrid : public NBin {
                                                      hgrid::SystemParams &params);
   hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
                              double cmax);
-  void set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction);
+  // cmin: smallest cutoff diameter (range_of_cutoff_diameters), for the ghost classes
+  void set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction,
+                  double cmin);
 
  protected:
   hgrid::Layout layout;               // current levels and cell sizes
@@ -82,9 +84,8 @@ class NBinHGrid : public NBin {
   void parse_args();
   bool searched_from_above() const;
   int level_of_atom(double radius) const;
-  void publish_collections();
-  int comm_auto;                      // 1 if this class chose the comm mode
-  double smallest_cutoff;             // smallest cutoff diameter, all ranks (last range)
+  void publish_collections(double cmin);
+  int auto_mode;                      // comm mode this class chose last, -1 if none
   void choose_comm_mode();
   bool other_binned_lists() const;
   std::string ghost_cutoffs_description() const;
