@@ -112,6 +112,22 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   cmd("run 0 post no");
 }
 
+std::unique_ptr<LAMMPS> make_system(const SystemSpec &spec, MPI_Comm comm)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps(comm));
+  create_system(lmp.get(), spec);
+  return lmp;
+}
+
+SystemSpec powerlaw_system(int natoms, double omega, double packing)
+{
+  SystemSpec spec;
+  spec.natoms = natoms;
+  spec.omega = omega;
+  spec.packing = packing;
+  return spec;
+}
+
 void commands(LAMMPS *lmp, const std::vector<std::string> &lines)
 {
   for (const auto &line : lines) lmp->input->one(line);

@@ -47,6 +47,11 @@ struct SystemSpec {
 
 /// Run the input lines of \p spec up to "run 0 post no".
 void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
+/// A new LAMMPS instance with the system of \p spec created in it (after "run 0").
+[[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS> make_system(const SystemSpec &spec,
+                                                           MPI_Comm comm = MPI_COMM_WORLD);
+/// The default power-law system (alpha = -3) with N atoms, size ratio and packing.
+[[nodiscard]] SystemSpec powerlaw_system(int natoms, double omega, double packing);
 
 /// Run the input \p lines one by one.
 void commands(LAMMPS_NS::LAMMPS *lmp, const std::vector<std::string> &lines);

@@ -111,8 +111,7 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
   SystemSpec spec;
   spec.natoms = 300;
   spec.omega = 4.0;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  auto lmp = make_system(spec);
   ASSERT_NO_THROW(lmp->input->one("compute rdf all rdf 20"));
   ASSERT_NO_THROW(lmp->input->one("fix rdf all ave/time 1 1 1 c_rdf[*] mode vector"));
   ASSERT_NO_THROW(lmp->input->one("run 1 post no"));

@@ -46,8 +46,7 @@ TEST_P(HGridModel, CountersMatchPrediction)
   spec.packing = mc.packing;
   spec.natoms = mc.natoms;
   spec.seed = 3;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  auto lmp = make_system(spec);
 
   const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
   ASSERT_GE(idx, 0);
@@ -98,10 +97,7 @@ const double *compute_hgrid_values(LAMMPS *lmp, const SystemSpec &spec)
 
 TEST(HGridCompute, ReportsCountersAndPrediction)
 {
-  SystemSpec spec;
-  spec.natoms = 20000;
-  spec.omega = 10.0;
-  spec.packing = 0.2;
+  SystemSpec spec = powerlaw_system(20000, 10.0, 0.2);
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   const double *values = compute_hgrid_values(lmp.get(), spec);
   ASSERT_NE(values, nullptr);

@@ -132,12 +132,7 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases(
 namespace {
 SystemSpec ghost_test_system()
 {
-  SystemSpec spec;
-  spec.distribution = "powerlaw";
-  spec.omega = 30.0;
-  spec.alpha = -3.0;
-  spec.natoms = 3000;
-  spec.packing = 0.3;
+  SystemSpec spec = powerlaw_system(3000, 30.0, 0.3);    // neighbor: default hgrid
   spec.seed = 7;
   return spec;
 }
@@ -155,8 +150,7 @@ double ghosts(SystemSpec spec, const std::string &neighbor, const std::string &c
   spec.neighbor = neighbor;
   spec.comm_mode = comm_mode;
   spec.neigh_modify = neigh_modify;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  auto lmp = make_system(spec);
   commands(lmp.get(), more);
   if (!more.empty()) commands(lmp.get(), {"run 0 post no"});
   return ghosts_of(lmp.get());
@@ -197,16 +191,13 @@ TEST(HGridGhosts, OneCutoffWhenAskedForOrNeeded)
   const SystemSpec spec = ghost_test_system();
   const double bin = ghosts(spec, "bin", "");
   EXPECT_LT(ghosts(spec, "hgrid", ""), 0.8 * bin);
-  // a ghost cutoff set before the first run, or after a run (where the comm mode
-  // hgrid chose must not turn the cutoff into "use cutoff/multi")
+  // a ghost cutoff set after a run (the comm mode hgrid chose must not turn it into
+  // "use cutoff/multi")
   EXPECT_GE(ghosts(spec, "hgrid", "", "", {"comm_modify cutoff 40"}), bin);
   // a compute whose occasional list is built by the bin fallback
   EXPECT_EQ(ghosts(spec, "hgrid", "", "", {"compute rdf all rdf 20 cutoff 10"}), bin);
 
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  SystemSpec run = spec;
-  run.neighbor = "hgrid";
-  create_system(lmp.get(), run);
+  auto lmp = make_system(spec);
   EXPECT_LT(ghosts_of(lmp.get()), 0.8 * bin);
   commands(lmp.get(), {"comm_modify mode single", "run 0 post no"});
   EXPECT_EQ(ghosts_of(lmp.get()), bin);
@@ -217,14 +208,12 @@ TEST(HGridGhosts, OneCutoffWhenAskedForOrNeeded)
 TEST(HGridGhosts, SwitchingToBinAfterAnHGridRun)
 {
   const SystemSpec spec = ghost_test_system();
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  SystemSpec run = spec;
-  run.neighbor = "hgrid";
-  create_system(lmp.get(), run);
+  const double bin = ghosts(spec, "bin", "");
+  auto lmp = make_system(spec);
   const std::string skin = std::to_string(spec.skin);
   ASSERT_NO_THROW(commands(lmp.get(), {"neighbor " + skin + " bin", "run 0 post no"}));
-  EXPECT_EQ(ghosts_of(lmp.get()), ghosts(spec, "bin", ""));
+  EXPECT_EQ(ghosts_of(lmp.get()), bin);
   ASSERT_NO_THROW(commands(lmp.get(), {"neighbor " + skin + " hgrid", "run 0 post no"}));
-  EXPECT_LT(ghosts_of(lmp.get()), 0.8 * ghosts(spec, "bin", ""));
+  EXPECT_LT(ghosts_of(lmp.get()), 0.8 * bin);
   expect_lists_match_oracle(lmp.get(), spec.newton, "after bin -> hgrid");
 }

@@ -32,8 +32,7 @@ struct RunResult {
 RunResult run_system(SystemSpec spec, const std::string &neighbor)
 {
   spec.neighbor = neighbor;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  auto lmp = make_system(spec);
   auto cmd = [&](const std::string &line) { lmp->input->one(line); };
   cmd("velocity all create 1.0 4928459 loop geom");
   cmd("fix integrate all nve/sphere");

@@ -77,12 +77,8 @@ TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
 
 TEST(HGridTune, GrowingRadiiReLevelImmediately)
 {
-  SystemSpec spec;
-  spec.natoms = 400;
-  spec.omega = 3.0;
-  spec.packing = 0.2;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  SystemSpec spec = powerlaw_system(400, 3.0, 0.2);
+  auto lmp = make_system(spec);
   const double top = current_layout(lmp.get()).top();
   ASSERT_NO_THROW(commands(lmp.get(), {"comm_modify cutoff 40 vel yes",
                                        "fix tune all hgrid/tune 100000",
@@ -99,12 +95,8 @@ TEST(HGridTune, GrowingRadiiReLevelImmediately)
 
 TEST(HGridTune, ShrinkingRadiiBetweenRunsReLevel)
 {
-  SystemSpec spec;
-  spec.natoms = 1500;
-  spec.omega = 20.0;
-  spec.packing = 0.3;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  SystemSpec spec = powerlaw_system(1500, 20.0, 0.3);
+  auto lmp = make_system(spec);
   commands(lmp.get(), {"fix tune all hgrid/tune 10", "run 0 post no"});
   const double top = current_layout(lmp.get()).top();
   const double before = relevels(lmp.get());
@@ -137,12 +129,8 @@ namespace {
 double gas_relevels(const std::vector<std::string> &extra, MPI_Comm comm = MPI_COMM_WORLD,
                     hgrid::Layout *final_layout = nullptr)
 {
-  SystemSpec spec;
-  spec.natoms = 1000;
-  spec.omega = 10.0;
-  spec.packing = 0.3;
-  std::unique_ptr<LAMMPS> lmp(make_lammps(comm));
-  create_system(lmp.get(), spec);
+  SystemSpec spec = powerlaw_system(1000, 10.0, 0.3);
+  auto lmp = make_system(spec, comm);
   commands(lmp.get(), {"fix tune all hgrid/tune 10", "fix integrate all nve/sphere",
                        "velocity all create 0.01 1234 loop geom",
                        "neigh_modify every 1 delay 0 check no"});
@@ -250,12 +238,8 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
 
 TEST(HGridTune, KAutoCalibratesFromBuildTimes)
 {
-  SystemSpec spec;
-  spec.natoms = 3000;
-  spec.omega = 10.0;
-  spec.packing = 0.3;
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
-  create_system(lmp.get(), spec);
+  SystemSpec spec = powerlaw_system(3000, 10.0, 0.3);
+  auto lmp = make_system(spec);
   commands(lmp.get(), {"fix tune all hgrid/tune 5 K auto threshold 0.0",
                        "fix integrate all nve/sphere", "velocity all create 0.01 1234 loop geom",
                        "variable s equal ramp(1.0,0.4)",
