@@ -42,19 +42,11 @@ void ComputeHGrid::init()
     error->all(FLERR, Error::NOLASTLINE, "Compute hgrid requires neighbor style hgrid");
 }
 
-/* ----------------------------------------------------------------------
-   the pair style's list if hgrid builds it, else the first hgrid list
-------------------------------------------------------------------------- */
-
-NPairHGridBase *ComputeHGrid::find_hgrid_pair() const
-{
-  return NPairHGridBase::find(lmp);
-}
-
 void ComputeHGrid::compute_vector()
 {
   invoked_vector = update->ntimestep;
-  NPairHGridBase *np = find_hgrid_pair();
+  // the pair style's list if hgrid builds it, else the first hgrid list
+  NPairHGridBase *np = NPairHGridBase::find(lmp);
   if (!np)
     error->all(FLERR, Error::NOLASTLINE, "Compute hgrid found no neighbor list built by hgrid");
   auto *nb = dynamic_cast<NBinHGrid *>(np->nb);

@@ -34,9 +34,6 @@ class ComputeHGrid : public Compute {
   ~ComputeHGrid() override;
   void init() override;
   void compute_vector() override;
-
- private:
-  class NPairHGridBase *find_hgrid_pair() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -118,17 +118,12 @@ void FixHGridTune::init()
 }
 
 /* ----------------------------------------------------------------------
-   the hgrid bins and the hgrid pair build of the pair style's list (or the first)
+   the hgrid bins of the pair style's list (or of the first hgrid list)
 ------------------------------------------------------------------------- */
-
-NPairHGridBase *FixHGridTune::find_pair() const
-{
-  return NPairHGridBase::find(lmp);
-}
 
 NBinHGrid *FixHGridTune::find_bins() const
 {
-  NPairHGridBase *np = find_pair();
+  NPairHGridBase *np = NPairHGridBase::find(lmp);
   return np ? dynamic_cast<NBinHGrid *>(np->nb) : nullptr;
 }
 
@@ -214,7 +209,7 @@ void FixHGridTune::tune(int scheduled)
 
 void FixHGridTune::calibrate_k()
 {
-  NPairHGridBase *np = find_pair();
+  NPairHGridBase *np = NPairHGridBase::find(lmp);
   if (!np || np->counters.build_time <= 0.0) return;
   const double c = np->counters.distance_checks, v = np->counters.cells_visited;
   const double t = np->counters.build_time;
@@ -242,7 +237,7 @@ double FixHGridTune::compute_vector(int n)
   if (n == 2) return cost_optimal;
   if (n == 5) return nrelevel;
   if (n == 6) return K;
-  NPairHGridBase *np = find_pair();
+  NPairHGridBase *np = NPairHGridBase::find(lmp);
   if (!np) return 0.0;
   double checks, visits;
   np->counters_per_atom(checks, visits);

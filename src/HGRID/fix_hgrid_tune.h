@@ -62,7 +62,6 @@ class FixHGridTune : public Fix {
   double ksums[5];                      // sums of c*c, c*v, v*v, t*c, t*v over builds
 
   class NBinHGrid *find_bins() const;
-  class NPairHGridBase *find_pair() const;
   void tune(int forced);
   void calibrate_k();
 };
