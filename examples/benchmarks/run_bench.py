@@ -9,7 +9,8 @@ usage: run_bench.py --lmp build/lmp [--n 100000] [--omega 1,10,100] [--alpha 0,-
 For every (dim, N, nu, alpha, omega) it runs in.bench under each style and records
 the neighbor time per build (Neigh / list builds), the pairs found and the memory
 per rank LAMMPS reports, and the ratio to monodisperse bin at the same N, nu, dim.
-A run that exceeds the timeout or the memory limit (--mem-gb) is recorded as such.
+A run that exceeds the timeout or the memory limit (--mem-gb; not applied to an lmp
+built with AddressSanitizer) is recorded as such.
 Timings on a shared machine drift: every run that takes less than --repeat-below
 seconds (all fast styles, and the monodisperse reference) is repeated --repeat
 times and its fastest build time kept, so fast styles and the reference are
@@ -18,6 +19,7 @@ measured alike.
 import argparse
 import csv
 import math
+import mmap
 import os
 import re
 import resource
@@ -52,6 +54,19 @@ def styles(omega):
     return out
 
 
+def uses_asan(lmp):
+    """True when lmp runs under AddressSanitizer: HGRID_SANITIZE=1 in the environment (as
+    `HGRID_SANITIZE=1 bash unittest/run_tests.sh` sets it) or the binary references the
+    ASan runtime (__asan_init, in its dynamic symbols or linked in statically)"""
+    if os.environ.get("HGRID_SANITIZE") == "1":
+        return True
+    try:
+        with open(lmp, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            return m.find(b"__asan_init") >= 0
+    except (OSError, ValueError):
+        return False
+
+
 def run_one(args, case, style, extra, workdir):
     log = os.path.join(workdir, "log.bench")
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
@@ -62,7 +77,9 @@ def run_one(args, case, style, extra, workdir):
         cmd += ["-var", extra[i], extra[i + 1]]
     if args.np > 1:
         cmd = ["mpirun", "-np", str(args.np), "--oversubscribe"] + \
-              (["--allow-run-as-root"] if os.geteuid() == 0 else []) + cmd
+              (["--allow-run-as-root"] if os.geteuid() == 0 else []) + \
+              [a for v in ("ASAN_OPTIONS", "UBSAN_OPTIONS") if args.asan and v in os.environ
+               for a in ("-x", v)] + cmd
     limit = int(args.mem_gb * 2**30)
 
     def cap():
@@ -72,7 +89,9 @@ def run_one(args, case, style, extra, workdir):
         os.remove(log)
     start = time.time()
     try:
-        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=cap,
+        # no address-space cap under AddressSanitizer: its shadow memory reserves terabytes
+        # of virtual address space, which any RLIMIT_AS of a realistic size refuses
+        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=None if args.asan else cap,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}
@@ -125,6 +144,9 @@ def main():
     p.add_argument("--workdir", default=".")
     args = p.parse_args()
     args.lmp = os.path.abspath(args.lmp)
+    args.asan = uses_asan(args.lmp)
+    if args.asan:
+        print("note: lmp runs under AddressSanitizer, --mem-gb is not applied", flush=True)
     os.makedirs(args.workdir, exist_ok=True)
     wanted = set(s for s in args.styles.split(",") if s)
 
