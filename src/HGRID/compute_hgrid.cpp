@@ -11,9 +11,8 @@
 
 #include "atom.h"
 #include "error.h"
-#include "nbin_hgrid.h"
+#include "hgrid_planner.h"
 #include "neighbor.h"
-#include "npair_hgrid.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -45,20 +44,16 @@ void ComputeHGrid::init()
 void ComputeHGrid::compute_vector()
 {
   invoked_vector = update->ntimestep;
-  // the pair style's list if hgrid builds it, else the first hgrid list
-  NPairHGridBase *np = NPairHGridBase::find(lmp);
-  if (!np)
+  HGridPlanner *planner = HGridPlanner::find(lmp);
+  if (!planner || planner->plan().layout.num_levels() == 0)
     error->all(FLERR, Error::NOLASTLINE, "Compute hgrid found no neighbor list built by hgrid");
-  auto *nb = dynamic_cast<NBinHGrid *>(np->nb);
 
-  const hgrid::Cost &predicted = nb->get_predicted();
-  vector[0] = nb->get_layout().num_levels();
-  np->counters_per_atom(vector[1], vector[2]);
-  vector[3] = predicted.distance_checks;
-  vector[4] = predicted.cell_visits;
-  vector[5] = predicted.total;
-  double local = nb->get_cells().num_cells(), global = 0.0;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, world);
-  vector[6] = global / MAX(1.0, (double) atom->natoms);
-  vector[7] = predicted.cells;
+  const hgrid::Plan &plan = planner->plan();
+  vector[0] = plan.layout.num_levels();
+  planner->counters_per_atom(vector[1], vector[2]);
+  vector[3] = plan.predicted.distance_checks;
+  vector[4] = plan.predicted.cell_visits;
+  vector[5] = plan.predicted.total;
+  vector[6] = planner->cells_per_atom();
+  vector[7] = plan.predicted.cells;
 }

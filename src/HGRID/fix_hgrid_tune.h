@@ -18,23 +18,24 @@ FixStyle(hgrid/tune,FixHGridTune);
 
 #include "fix.h"
 
-#include "libhgrid/layout.h"
-#include "libhgrid/optimizer.h"
+#include "libhgrid/planner.h"
 
 namespace LAMMPS_NS {
 
 /* Re-levels the hierarchical grid of "neighbor ... hgrid" during a run: every N
    steps (at the next reneighboring) and immediately when a particle no longer fits
-   the top level, the cost model is evaluated on the current radius histogram for
-   the current layout and for the optimum; the optimum replaces the current layout
-   when its predicted gain exceeds the threshold, or when the top level is too
-   small.  Changes happen in pre_neighbor(), i.e. after fix neigh/history has
-   harvested contact history from the old list and before the new list is built.
-   NBinHGrid asks this fix for the layout and model settings at every run setup. */
+   the top level, the planner (HGridPlanner) evaluates the cost model on the current
+   radius histogram for the current layout and for the optimum and re-levels by
+   hgrid::decide_relevel (predicted gain above the threshold, or an overflow).
+   Changes happen in pre_neighbor(), i.e. after fix neigh/history has harvested
+   contact history from the old list and before the new list is built.
+   This class holds the options, the schedule, the K fit and the restart data; it
+   hands settings to the planner and never touches bins or lists. */
 
 class FixHGridTune : public Fix {
  public:
   FixHGridTune(class LAMMPS *, int, char **);
+  ~FixHGridTune() override;
   int setmask() override;
   void init() override;
   void setup_pre_neighbor() override;
@@ -43,26 +44,22 @@ class FixHGridTune : public Fix {
   void write_restart(FILE *) override;
   void restart(char *) override;
 
-  // settings NBinHGrid uses when it chooses a layout
-  hgrid::Method method;
-  int auto_search;           // 1: the model chooses the search direction
-  hgrid::Search search;      // used if auto_search = 0
-  int maxlevels;
-  double K;                  // cell visit cost per distance check (eq. 27)
-  int has_layout;            // 1 once a layout was applied or read from a restart
-  hgrid::Layout layout;      // last layout applied
-
  private:
-  int nevery;
-  double threshold;          // relative predicted gain needed to re-level
-  int k_auto, verbose;
+  class HGridPlanner *planner;
+  hgrid::PlanSettings settings;    // method, search, maxlevels, K handed to the planner
+  hgrid::RelevelPolicy policy;
+  hgrid::KCalibration kfit;
+  int nevery, k_auto, verbose;
+  int has_layout;                  // 1 once a layout was applied or read from a restart
+  hgrid::Layout layout;            // last layout applied
   bigint last_tune;
   int nrelevel;
   double cost_current, cost_optimal;    // predicted T/N at the last evaluation
-  double ksums[5];                      // sums of c*c, c*v, v*v, t*c, t*v over builds
 
-  class NBinHGrid *find_bins() const;
-  void tune(int forced);
+  void parse_option(const std::string &key, const std::string &value, int iarg);
+  void hand_settings();
+  void tune(int scheduled);
+  void log_relevel(const hgrid::Layout &from, const hgrid::Decision &decision);
   void calibrate_k();
 };
 

@@ -21,24 +21,19 @@ NBinStyle(hgrid,
 #include "nbin.h"
 
 #include "libhgrid/cell_lists.h"
-#include "libhgrid/cost_model.h"
 #include "libhgrid/grid.h"
-#include "libhgrid/layout.h"
-#include "libhgrid/radius_distribution.h"
+#include "libhgrid/pair_search.h"
 
-#include <memory>
-#include <string>
 #include <vector>
 
 namespace LAMMPS_NS {
 
 /* Binning for "neighbor SKIN hgrid": every atom (owned and ghost) is put on the
-   level of a hierarchical grid whose cell fits its cutoff diameter 2*r + skin, and
-   into that level's cell.  The layout (levels and cell sizes) comes from the
-   keywords of the neighbor command or, by default, from the cost model of
-   Krijgsman et al. evaluated on the histogram of all radii (libhgrid/optimizer.h);
-   it is chosen in copy_neighbor_info() (every run setup), the per-level cell
-   geometry in setup_bins() (run setup and box changes). */
+   level of the hierarchical grid whose cell fits its cutoff diameter 2*r + skin,
+   and into that level's cell.  The levels come from the plan (HGridPlanner, made
+   at run setup in copy_neighbor_info() and by fix hgrid/tune); this class only
+   sizes each level's window of cells (setup_bins) and assigns atoms to cells
+   (bin_atoms, a counting sort: libhgrid/cell_lists.h). */
 
 class NBinHGrid : public NBin {
  public:
@@ -51,48 +46,22 @@ class NBinHGrid : public NBin {
   void bin_atoms() override;
   double memory_usage() override;
 
-  const hgrid::Layout &get_layout() const { return layout; }
-  // cost model's prediction for the current layout (total 0 if not applicable)
-  const hgrid::Cost &get_predicted() const { return predicted; }
+  int num_levels() const { return static_cast<int>(grids.size()); }
   const hgrid::LevelGrid &get_grid(int level) const { return grids[level]; }
   const hgrid::CellLists &get_cells() const { return cells; }
-  double get_skin() const { return skin; }
+  // the binned grid for the pair search, without stencil rows (NStencilHGrid adds them)
+  hgrid::GridView view() const;
 
   int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
 
-  // cost-model access for fix hgrid/tune
-  void range_of_cutoff_diameters(double &cmin, double &cmax);
-  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
-                                                     hgrid::SystemParams &params);
-  hgrid::Layout model_layout(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                             double cmax);
-  // cmin: smallest cutoff diameter (range_of_cutoff_diameters), for the ghost classes
-  void set_layout(const hgrid::Layout &new_layout, const hgrid::Cost &new_prediction,
-                  double cmin);
-
  protected:
-  hgrid::Layout layout;               // current levels and cell sizes
-  hgrid::Cost predicted;              // model prediction for layout
-  hgrid::Layout user_layout;          // explicit layout from the neighbor command, if any
-  int user_levels;                    // 1 if the neighbor command gave cell sizes
-  int user_search;                    // 1 if the neighbor command gave the search direction
-  double skin;                        // neighbor skin, part of every cutoff diameter
+  class HGridPlanner *planner;
   std::vector<hgrid::LevelGrid> grids;
+  std::vector<hgrid::LevelView> views;    // of grids, with their first global cell
   hgrid::CellLists cells;
-  int layout_printed;                 // 1 once the current layout was logged
 
-  void parse_args();
   bool searched_from_above() const;
   int level_of_atom(double radius) const;
-  void publish_collections(double cmin);
-  int auto_mode;                      // comm mode this class chose last, -1 if none
-  void choose_comm_mode();
-  bool other_binned_lists() const;
-  std::string ghost_cutoffs_description() const;
-  void choose_layout();
-  class FixHGridTune *find_tune() const;
-  std::vector<double> model_key;      // inputs of the last model_layout() call
-  hgrid::Layout model_result;         // and its result
 };
 
 }    // namespace LAMMPS_NS

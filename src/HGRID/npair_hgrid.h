@@ -12,32 +12,32 @@
 using NPairHalfSizeHGridNewton = NPairHGrid<1, 1, 0>;
 NPairStyle(half/size/hgrid/newton,
            NPairHalfSizeHGridNewton,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_ORTHO | NP_TRI);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_ORTHO);
 
 using NPairHalfSizeHGridNewtoff = NPairHGrid<1, 0, 0>;
 NPairStyle(half/size/hgrid/newtoff,
            NPairHalfSizeHGridNewtoff,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTOFF | NP_ORTHO | NP_TRI);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTOFF | NP_ORTHO);
 
 using NPairFullSizeHGrid = NPairHGrid<0, 1, 0>;
 NPairStyle(full/size/hgrid,
            NPairFullSizeHGrid,
-           NP_FULL | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO | NP_TRI);
+           NP_FULL | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO);
 
 using NPairHalfSizeHGridNewtonAtomonly = NPairHGrid<1, 1, 1>;
 NPairStyle(half/size/hgrid/newton/atomonly,
            NPairHalfSizeHGridNewtonAtomonly,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_ORTHO | NP_TRI);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_ORTHO);
 
 using NPairHalfSizeHGridNewtoffAtomonly = NPairHGrid<1, 0, 1>;
 NPairStyle(half/size/hgrid/newtoff/atomonly,
            NPairHalfSizeHGridNewtoffAtomonly,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTOFF | NP_ORTHO | NP_TRI);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTOFF | NP_ORTHO);
 
 using NPairFullSizeHGridAtomonly = NPairHGrid<0, 1, 1>;
 NPairStyle(full/size/hgrid/atomonly,
            NPairFullSizeHGridAtomonly,
-           NP_FULL | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO | NP_TRI);
+           NP_FULL | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO);
 // clang-format on
 #else
 
@@ -48,36 +48,43 @@ NPairStyle(full/size/hgrid/atomonly,
 
 namespace LAMMPS_NS {
 
-/* Counters of the last build, for comparison with the cost model. */
-struct HGridBuildCounters {
-  bigint cells_visited = 0;      // cells whose particle range was read (T^ca)
-  bigint distance_checks = 0;    // pairs whose distance was computed (T^cd)
-  double build_time = 0.0;       // wall time of the pair build [s]
-};
+/* Granular size lists from a hierarchical grid: the pair search is
+   hgrid::PairSearch (libhgrid/pair_search.h) over the cells of NBinHGrid and the
+   same-level rows of NStencilHGrid; this class adds what a pair means to LAMMPS
+   (exclusions, special bonds, the history bit of touching pairs, exactly as
+   NPairBin) and stores the list. */
 
 class NPairHGridBase : public NPair {
  public:
-  NPairHGridBase(class LAMMPS *lmp) : NPair(lmp), hbin(nullptr), hstencil(nullptr) {}
-  HGridBuildCounters counters;    // of the last build on this rank
-
-  // the hgrid build of the pair style's list, else of the first list hgrid builds
-  static NPairHGridBase *find(class LAMMPS *lmp);
-  // distance checks and cell visits of the last build per atom, over all ranks (collective)
-  void counters_per_atom(double &checks, double &visits);
-  // true if larger atoms also search smaller levels whatever the search direction
-  virtual bool searches_both_directions() const = 0;
+  NPairHGridBase(class LAMMPS *lmp);
 
  protected:
+  void copy_neighbor_info() override;
+  // true if larger atoms also search smaller levels, whatever the search direction
+  virtual bool searches_both_directions() const = 0;
   class NBinHGrid *hbin;
   class NStencilHGrid *hstencil;
+  class HGridPlanner *planner;
   void copy_bin_info() override;
   void copy_stencil_info() override;
+
+  // the atom i whose row is being built, as the neighbor word of a pair needs it
+  struct Row {
+    int i, itype, imol, iatom, history;
+    tagint tagprev;
+  };
+  Row row_of(int i, int history) const;
+  template <int ATOMONLY>
+  bool neighbor_word(const Row &row, int j, double delx, double dely, double delz, double rsq,
+                     double radsum, int &word) const;
 };
 
 template <int HALF, int NEWTON, int ATOMONLY> class NPairHGrid : public NPairHGridBase {
  public:
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;
+
+ protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
   bool searches_both_directions() const override { return !HALF || !NEWTON; }
 };

@@ -35,18 +35,17 @@ void NStencilHGrid::create_setup()
 void NStencilHGrid::create()
 {
   auto *hb = dynamic_cast<NBinHGrid *>(nb);
-  const int nlevels = hb->get_layout().num_levels();
+  const int nlevels = hb->num_levels();
 
   // nstencil (copied by NPair, not used by the hgrid build): the largest level stencil
-  level_rows.assign(nlevels, {});
+  rows.clear();
+  level_rows.assign(1, 0);
   nstencil = 0;
   for (int h = 0; h < nlevels; h++) {
     const hgrid::LevelGrid &grid = hb->get_grid(h);
-    int ncells = 0;
-    for (const auto &r : hgrid::same_level_rows(grid, half)) {
-      level_rows[h].push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
-      ncells += r.dx1 - r.dx0 + 1;
-    }
-    nstencil = MAX(nstencil, ncells);
+    const auto level = hgrid::same_level_rows(grid, half);
+    for (const auto &r : level) rows.push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
+    level_rows.push_back(rows.size());
+    nstencil = MAX(nstencil, hgrid::stencil_cells(level));
   }
 }

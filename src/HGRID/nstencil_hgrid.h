@@ -12,12 +12,12 @@
 using NStencilHalfHGrid = NStencilHGridVariant<1>;
 NStencilStyle(half/hgrid,
               NStencilHalfHGrid,
-              NS_HALF | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
+              NS_HALF | NS_HGRID | NS_2D | NS_3D | NS_ORTHO);
 
 using NStencilFullHGrid = NStencilHGridVariant<0>;
 NStencilStyle(full/hgrid,
               NStencilFullHGrid,
-              NS_FULL | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
+              NS_FULL | NS_HGRID | NS_2D | NS_3D | NS_ORTHO);
 // clang-format on
 #else
 
@@ -25,6 +25,8 @@ NStencilStyle(full/hgrid,
 #define LMP_NSTENCIL_HGRID_H
 
 #include "nstencil.h"
+
+#include "libhgrid/pair_search.h"
 
 #include <vector>
 
@@ -35,7 +37,7 @@ namespace LAMMPS_NS {
    hgrid::same_level_rows), full, or the cell itself followed by its upper half
    (half, newton on).  Each row is one contiguous range of particles.
    Cross-level searches need no stencil: their cell ranges follow from each
-   particle's search box (see NPairHGrid). */
+   particle's search box (hgrid::PairSearch). */
 
 class NStencilHGrid : public NStencil {
  public:
@@ -43,11 +45,9 @@ class NStencilHGrid : public NStencil {
   void create_setup() override;
   void create() override;
 
-  // one row of same-level cells: cell-index offset of its first cell and its length
-  struct Row {
-    int offset, ncells;
-  };
-  std::vector<std::vector<Row>> level_rows;    // per level; half: own cell alone first
+  // the rows of level h: rows[level_rows[h]] .. rows[level_rows[h+1]-1]
+  std::vector<hgrid::RowOffset> rows;
+  std::vector<int> level_rows;
   const int half;
 };
 

@@ -32,6 +32,7 @@ const char usage[] =
     "  --skin S        neighbor skin                               (default 0)\n"
     "  --K K           cell access / distance check cost ratio     (default 1; paper 0.2)\n"
     "  --Ks KS         stored cell / distance check cost ratio     (default 0.1; 0: paper)\n"
+    "  --sub K         sub-cells per edge of a one-level grid      (default 2; 1: paper)\n"
     "  --search S      topdown, bottomup or auto                   (default auto)\n"
     "  --maxlevels L   largest number of levels in the table/plot  (default 30)\n"
     "  --csv FILE      write T/N versus L for the four methods\n"
@@ -40,7 +41,7 @@ const char usage[] =
 struct Options {
   double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0, K = kHGridCellAccessCostRatio,
          Ks = kCellStorageCostRatio;
-  int dim = 3, maxlevels = 30;
+  int dim = 3, maxlevels = 30, sub = kSingleLevelSubdivisions;
   std::string radii, search = "auto", csv, png;
 };
 
@@ -64,14 +65,14 @@ Options parse(int argc, char **argv)
     else if (key == "--skin") o.skin = std::stod(value);
     else if (key == "--K") o.K = std::stod(value);
     else if (key == "--Ks") o.Ks = std::stod(value);
+    else if (key == "--sub") o.sub = std::stoi(value);
     else if (key == "--search") o.search = value;
     else if (key == "--maxlevels") o.maxlevels = std::stoi(value);
     else if (key == "--csv") o.csv = value;
     else if (key == "--png") o.png = value;
     else throw std::invalid_argument("unknown option " + key);
   }
-  if (o.search != "auto" && o.search != "topdown" && o.search != "bottomup")
-    throw std::invalid_argument("--search must be topdown, bottomup or auto");
+  if (o.search != "auto") (void) search_from_name(o.search);    // throws for a bad name
   if (o.maxlevels < 1 || o.maxlevels > kMaxLevels)
     throw std::invalid_argument("--maxlevels must be 1.." + std::to_string(kMaxLevels));
   return o;
@@ -114,9 +115,10 @@ int main(int argc, char **argv)
     p.skin = o.skin;
     p.K = o.K;
     p.storage = o.Ks;
+    p.single_level_subdivisions = o.sub;
 
     const bool both = o.search == "auto";
-    const Search fixed = o.search == "bottomup" ? Search::BottomUp : Search::TopDown;
+    const Search fixed = both ? Search::TopDown : search_from_name(o.search);
     const Choice best = best_layout(Method::Optimal, *f, p, fixed, both);
     const Cost single = evaluate(Layout{{best.layout.top()}, best.layout.search}, *f, p);
 

@@ -41,6 +41,8 @@ class CellLists {
   [[nodiscard]] int begin(int g) const { return start_[g]; }
   [[nodiscard]] int end(int g) const { return start_[g + 1]; }
   [[nodiscard]] const int *particles() const { return slots_.data(); }
+  /// First slot of every global cell and, last, the total: num_cells() + 1 entries.
+  [[nodiscard]] const int *starts() const { return start_.data(); }
   /// Number of particles on level \p h in the last build.
   [[nodiscard]] int level_count(int h) const
   {

@@ -1,5 +1,7 @@
 #include "cost_model.h"
 
+#include "grid.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -39,6 +41,8 @@ void check(const SystemParams &p)
   if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
   if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
   if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
+  if (p.single_level_subdivisions < 1)
+    throw std::invalid_argument("single-level subdivisions must be >= 1");
 }
 
 // cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
@@ -55,6 +59,12 @@ double level_hi(const Layout &layout, int h)
 int half_stencil_neighbors(int dimension)
 {
   return dimension == 2 ? 4 : 13;
+}
+
+int same_level_cells(int dimension, int subdivisions)
+{
+  const double edge = 1.0 / subdivisions;    // sub-cells of a level of size 1
+  return stencil_cells(stencil_rows(dimension, subdivisions, {edge, edge, edge}, 1.0, false));
 }
 
 double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)
@@ -100,9 +110,12 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
   const int d = params.dimension;
   const double sigma = 0.5 * params.skin;
   const double particle_volume = unit_sphere_volume(d) * f.moment(d);    // eq. (6)
-  const double nc = half_stencil_neighbors(d);
   const bool topdown = layout.search == Search::TopDown;
-  const double subcells = std::pow(subdivisions_of(layout), d);
+  // same-level search: the half stencil of k^d sub-cells per cell (eqs. 23-24 with
+  // n_c = (3^d - 1)/2 for k = 1, the (2k+1)^d block pruned by distance for k > 1)
+  const int k = L == 1 ? params.single_level_subdivisions : 1;
+  const double subcells = std::pow(k, d);
+  const double nc = 0.5 * (same_level_cells(d, k) - 1);
 
   Cost cost;
   cost.levels.resize(L);
@@ -118,7 +131,7 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
   for (int h = 0; h < L; ++h) {    // eqs. (23)-(26)
     LevelCost &lc = cost.levels[h];
     if (lc.fraction <= 0.0) continue;
-    double checks = (0.5 + nc) * lc.per_cell, visits = 1.0 + nc;
+    double checks = (0.5 + nc) * lc.per_cell / subcells, visits = 1.0 + nc;
     const int jlo = topdown ? 0 : h + 1, jhi = topdown ? h : L;
     for (int j = jlo; j < jhi; ++j) {
       const double b = cross_level_cells(layout, f, params, j, h);

@@ -6,10 +6,14 @@
      N_h   = N F_h,  F_h = int_{level h} f dr                      (9)
      m_h   = nu s_h^d / V_p F_h         particles per cell         (11)
      b(j,h)= int_{level h} (2 r / s_j + 2)^d f dr / F_h            (16, exact form)
-     T^cd_h= N_h [ (1/2 + n_c) m_h + sum_j m_j b(j,h) ]            (23) / (25)
+     T^cd_h= N_h [ (1/2 + n_c) m_h / k^d + sum_j m_j b(j,h) ]      (23) / (25)
      T^ca_h= N_h [ 1 + n_c + sum_j b(j,h) ]                        (24) / (26)
      T     = sum_h T^cd_h + K T^ca_h                               (27)
    with j < h for Top-Down and j > h for Bottom-Up, n_c = (3^d - 1)/2.
+   hgrid extension: a one-level grid splits its cells into k^d sub-cells
+   (SystemParams::single_level_subdivisions, subdivisions_of in the code); the same-level search then scans the half
+   of the (2k+1)^d sub-cell block, n_c = (same_level_cells(d, k) - 1)/2, each sub-cell
+   holding m_h / k^d particles.  For k = 1 this is the paper's n_c.
 
    hgrid extension (not in the paper, whose grids are hashed): hgrid stores every
    level as a dense array of cells over the box, which each build clears and
@@ -60,6 +64,9 @@ struct SystemParams {
   double skin = 0.0;                      ///< neighbor skin, added to every cutoff diameter
   double K = kHGridCellAccessCostRatio;   ///< cell access cost per distance check
   double storage = kCellStorageCostRatio; ///< K_s, cost of one stored cell per build
+  /// k of a one-level grid, split into k^d sub-cells (hgrid: subdivisions_of; the
+  /// paper's model: 1)
+  int single_level_subdivisions = kSingleLevelSubdivisions;
 };
 
 /// Predicted work per level, per particle of the whole system.
@@ -82,6 +89,10 @@ struct Cost {
 
 /// Number of same-level neighbor cells of a half stencil, n_c = (3^d - 1)/2.
 [[nodiscard]] int half_stencil_neighbors(int dimension);
+/// \brief Cells of the full same-level stencil a particle scans when each cell is split
+/// into \p subdivisions^d sub-cells: 3^d for 1, the (2k+1)^d block pruned by distance
+/// (hgrid::stencil_rows) otherwise.
+[[nodiscard]] int same_level_cells(int dimension, int subdivisions);
 
 /// \brief Evaluate eqs. (6)-(27) for \p layout on \p f.
 /// \throws std::invalid_argument for a bad dimension, packing or layout.

@@ -9,67 +9,57 @@ namespace hgrid {
 
 LevelGrid::LevelGrid(double cell_size, const Box &box, const std::array<double, 3> &window_lo,
                      const std::array<double, 3> &window_hi, int subdivisions) :
-    dimension_(box.dimension), subdivisions_(subdivisions), size_(cell_size), lo_(box.lo),
-    hi_(box.hi)
+    subdivisions_(subdivisions)
 {
   if (!(cell_size > 0.0) || !std::isfinite(cell_size))
     throw std::invalid_argument("cell size must be positive and finite");
   if (subdivisions < 1) throw std::invalid_argument("subdivisions must be at least 1");
+  v_.dimension = box.dimension;
+  v_.size = cell_size;
   const double edge = cell_size / subdivisions;
-  const int ndim = dimension_ == 2 ? 2 : 3;
+  const int ndim = v_.dimension == 2 ? 2 : 3;
   double ncells = 1.0;
   for (int d = 0; d < 3; ++d) {
-    const double length = hi_[d] - lo_[d];
-    if (d >= ndim) {
-      nglobal_[d] = 1;
-      edge_[d] = length;
-      inv_[d] = 1.0 / length;
-      wlo_[d] = 0;
-      wn_[d] = 1;
+    v_.lo[d] = box.lo[d];
+    v_.hi[d] = box.hi[d];
+    const double length = box.hi[d] - box.lo[d];
+    if (d >= ndim) {    // 2d: one cell spanning z
+      v_.nglobal[d] = 1;
+      v_.edge[d] = length;
+      v_.inv[d] = 1.0 / length;
+      v_.wlo[d] = 0;
+      v_.wn[d] = 1;
       continue;
     }
     const double n = std::floor(length / (edge * (1.0 + kCellSafety)));
     if (n > INT_MAX / 4) throw std::invalid_argument("too many cells in the box");
-    nglobal_[d] = n < 1.0 ? 1 : static_cast<int>(n);
-    edge_[d] = length / nglobal_[d];
-    inv_[d] = 1.0 / edge_[d];
+    v_.nglobal[d] = n < 1.0 ? 1 : static_cast<int>(n);
+    v_.edge[d] = length / v_.nglobal[d];
+    v_.inv[d] = 1.0 / v_.edge[d];
     // window: every cell a particle in [window_lo, window_hi] can fall into, plus the
     // k cells the same-level stencil reaches beyond it
     const double small = 1.0e-6 * length;
-    const int clo = coord(d, window_lo[d] - small) - subdivisions;
-    const int chi = coord(d, window_hi[d] + small) + subdivisions;
-    wlo_[d] = clo;
-    wn_[d] = chi - clo + 1;
-    ncells *= wn_[d];
+    const int clo = v_.coord(d, window_lo[d] - small) - subdivisions;
+    const int chi = v_.coord(d, window_hi[d] + small) + subdivisions;
+    v_.wlo[d] = clo;
+    v_.wn[d] = chi - clo + 1;
+    ncells *= v_.wn[d];
   }
   if (ncells > static_cast<double>(INT_MAX / 2))
     throw std::invalid_argument("too many cells (" + std::to_string(ncells) +
                                 ") for cell size " + std::to_string(cell_size));
 }
 
-CellRange LevelGrid::search_range(const double *x, double delta) const
+std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
+                                     const std::array<double, 3> &edge, double size, bool half)
 {
-  CellRange r;
-  for (int d = 0; d < 3; ++d) {
-    int lo = coord(d, x[d] - delta);
-    int hi = coord(d, x[d] + delta);
-    if (lo < wlo_[d]) lo = wlo_[d];
-    if (hi > wlo_[d] + wn_[d] - 1) hi = wlo_[d] + wn_[d] - 1;
-    r.lo[d] = lo;
-    r.hi[d] = hi;
-  }
-  return r;
-}
-
-std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half)
-{
-  const int k = grid.subdivisions();
-  const int kz = grid.dimension() == 2 ? 0 : k;
-  const double reach2 = grid.nominal_size() * grid.nominal_size();
+  const int k = subdivisions;
+  const int kz = dimension == 2 ? 0 : k;
+  const double reach2 = size * size;
   // squared gap between a cell and the one |n| cells away along d
   auto gap2 = [&](int d, int n) {
     const int between = (n < 0 ? -n : n) - 1;    // whole cells between the two
-    return between > 0 ? (between * grid.cell_edge(d)) * (between * grid.cell_edge(d)) : 0.0;
+    return between > 0 ? (between * edge[d]) * (between * edge[d]) : 0.0;
   };
   std::vector<StencilRow> rows;
   if (half) rows.push_back({0, 0, 0, 0});
@@ -84,6 +74,19 @@ std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half)
       if (dx0 <= m) rows.push_back({dx0, m, dy, dz});
     }
   return rows;
+}
+
+std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half)
+{
+  const std::array<double, 3> edge{grid.cell_edge(0), grid.cell_edge(1), grid.cell_edge(2)};
+  return stencil_rows(grid.dimension(), grid.subdivisions(), edge, grid.nominal_size(), half);
+}
+
+int stencil_cells(const std::vector<StencilRow> &rows)
+{
+  int n = 0;
+  for (const auto &r : rows) n += r.dx1 - r.dx0 + 1;
+  return n;
 }
 
 }    // namespace hgrid

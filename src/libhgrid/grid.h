@@ -17,6 +17,8 @@
 #ifndef HGRID_GRID_H
 #define HGRID_GRID_H
 
+#include "portability.h"
+
 #include <array>
 #include <vector>
 
@@ -31,82 +33,119 @@ struct Box {
 
 /// Inclusive range of cell coordinates in each dimension.
 struct CellRange {
-  std::array<int, 3> lo{0, 0, 0};
-  std::array<int, 3> hi{-1, -1, -1};
-  [[nodiscard]] bool empty() const { return lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]; }
+  int lo[3] = {0, 0, 0};
+  int hi[3] = {-1, -1, -1};
+  [[nodiscard]] HGRID_INLINE bool empty() const
+  {
+    return lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2];
+  }
 };
 
 /// Relative enlargement of the nominal cell size before fitting cells into the box,
 /// so that round-off never makes an actual cell smaller than its level's size.
 constexpr double kCellSafety = 1.0e-10;
 
+/// \brief The cell indexing of one level as plain data: trivially copyable, so the
+/// serial, OpenMP and Kokkos (host or device) builders share one copy of it.
+/// Local cell indices run over the window, x fastest; first_cell is the global
+/// index (CellLists numbering) of the level's local cell 0.
+struct LevelView {
+  int dimension = 3;
+  int first_cell = 0;
+  double size = 0.0;                        ///< level size s (not the cell edge)
+  double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  double edge[3] = {1, 1, 1}, inv[3] = {1, 1, 1};
+  int nglobal[3] = {1, 1, 1};               ///< cells filling the box
+  int wlo[3] = {0, 0, 0}, wn[3] = {1, 1, 1};    ///< first global cell and size of the window
+
+  /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
+  [[nodiscard]] HGRID_INLINE int coord(int d, double x) const
+  {
+    if (d == 2 && dimension == 2) return 0;
+    if (x >= hi[d]) return static_cast<int>((x - hi[d]) * inv[d]) + nglobal[d];
+    if (x >= lo[d]) {
+      const int c = static_cast<int>((x - lo[d]) * inv[d]);
+      return c < nglobal[d] - 1 ? c : nglobal[d] - 1;
+    }
+    return static_cast<int>((x - lo[d]) * inv[d]) - 1;
+  }
+  [[nodiscard]] HGRID_INLINE bool in_window(int cx, int cy, int cz) const
+  {
+    return cx >= wlo[0] && cx < wlo[0] + wn[0] && cy >= wlo[1] && cy < wlo[1] + wn[1] &&
+        cz >= wlo[2] && cz < wlo[2] + wn[2];
+  }
+  /// Local index of global cell coordinates (which must lie in the window).
+  [[nodiscard]] HGRID_INLINE int index(int cx, int cy, int cz) const
+  {
+    return ((cz - wlo[2]) * wn[1] + (cy - wlo[1])) * wn[0] + (cx - wlo[0]);
+  }
+  /// Local index of the cell holding \p x, or -1 if it lies outside the window.
+  [[nodiscard]] HGRID_INLINE int index_of(const double *x) const
+  {
+    const int cx = coord(0, x[0]), cy = coord(1, x[1]), cz = coord(2, x[2]);
+    return in_window(cx, cy, cz) ? index(cx, cy, cz) : -1;
+  }
+  /// Offset of local indices between cell (cx,cy,cz) and (cx+dx,cy+dy,cz+dz).
+  [[nodiscard]] HGRID_INLINE int offset(int dx, int dy, int dz) const
+  {
+    return (dz * wn[1] + dy) * wn[0] + dx;
+  }
+  /// \brief Cells that may hold the centre of a particle within \p delta of \p x in
+  /// every dimension (eqs. 4-5), clipped to the window.
+  [[nodiscard]] HGRID_INLINE CellRange search_range(const double *x, double delta) const
+  {
+    CellRange r;
+    for (int d = 0; d < 3; ++d) {
+      const int a = coord(d, x[d] - delta), b = coord(d, x[d] + delta);
+      r.lo[d] = a < wlo[d] ? wlo[d] : a;
+      r.hi[d] = b > wlo[d] + wn[d] - 1 ? wlo[d] + wn[d] - 1 : b;
+    }
+    return r;
+  }
+  [[nodiscard]] HGRID_INLINE int num_cells() const { return wn[0] * wn[1] * wn[2]; }
+};
+
 /// Geometry of one level: actual cell edges and the local window of cells.
 class LevelGrid {
  public:
   LevelGrid() = default;
-
   /// \brief Cells of nominal size \p cell_size / \p subdivisions over \p box; the
   /// local window covers [window_lo, window_hi] plus \p subdivisions cells on each side.
   /// \throws std::invalid_argument for a non-positive size or a window too large for int.
   LevelGrid(double cell_size, const Box &box, const std::array<double, 3> &window_lo,
             const std::array<double, 3> &window_hi, int subdivisions = 1);
-
-  /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
-  [[nodiscard]] int coord(int d, double x) const
+  /// The plain-data indexing of this level, with \p first_cell as its global offset.
+  [[nodiscard]] LevelView view(int first_cell = 0) const
   {
-    if (d == 2 && dimension_ == 2) return 0;
-    if (x >= hi_[d]) return static_cast<int>((x - hi_[d]) * inv_[d]) + nglobal_[d];
-    if (x >= lo_[d]) {
-      const int c = static_cast<int>((x - lo_[d]) * inv_[d]);
-      return c < nglobal_[d] - 1 ? c : nglobal_[d] - 1;
-    }
-    return static_cast<int>((x - lo_[d]) * inv_[d]) - 1;
+    LevelView v = v_;
+    v.first_cell = first_cell;
+    return v;
   }
-
-  /// Local index of the cell holding \p x, or -1 if it lies outside the window.
-  [[nodiscard]] int index_of(const double *x) const
-  {
-    std::array<int, 3> c{coord(0, x[0]), coord(1, x[1]), coord(2, x[2])};
-    if (!in_window(c)) return -1;
-    return index(c);
-  }
-
+  [[nodiscard]] int coord(int d, double x) const { return v_.coord(d, x); }
+  [[nodiscard]] int index_of(const double *x) const { return v_.index_of(x); }
   [[nodiscard]] bool in_window(const std::array<int, 3> &c) const
   {
-    for (int d = 0; d < 3; ++d)
-      if (c[d] < wlo_[d] || c[d] >= wlo_[d] + wn_[d]) return false;
-    return true;
+    return v_.in_window(c[0], c[1], c[2]);
   }
-
-  /// Local index of global cell coordinates (which must lie in the window).
-  [[nodiscard]] int index(const std::array<int, 3> &c) const
+  [[nodiscard]] int index(const std::array<int, 3> &c) const { return v_.index(c[0], c[1], c[2]); }
+  [[nodiscard]] int offset(int dx, int dy, int dz) const { return v_.offset(dx, dy, dz); }
+  [[nodiscard]] CellRange search_range(const double *x, double delta) const
   {
-    return ((c[2] - wlo_[2]) * wn_[1] + (c[1] - wlo_[1])) * wn_[0] + (c[0] - wlo_[0]);
+    return v_.search_range(x, delta);
   }
-
-  /// Offset of local indices between cell (cx,cy,cz) and (cx+dx,cy+dy,cz+dz).
-  [[nodiscard]] int offset(int dx, int dy, int dz) const { return (dz * wn_[1] + dy) * wn_[0] + dx; }
-
-  /// \brief Cells that may hold the centre of a particle within \p delta of \p x in
-  /// every dimension (eqs. 4-5), clipped to the window.
-  [[nodiscard]] CellRange search_range(const double *x, double delta) const;
-
-  [[nodiscard]] int num_cells() const { return wn_[0] * wn_[1] * wn_[2]; }
+  [[nodiscard]] int num_cells() const { return v_.num_cells(); }
   /// Level size s (largest cutoff diameter of the level), not the cell edge.
-  [[nodiscard]] double nominal_size() const { return size_; }
+  [[nodiscard]] double nominal_size() const { return v_.size; }
   [[nodiscard]] int subdivisions() const { return subdivisions_; }
-  [[nodiscard]] int dimension() const { return dimension_; }
-  [[nodiscard]] double cell_edge(int d) const { return edge_[d]; }
-  [[nodiscard]] int num_global(int d) const { return nglobal_[d]; }
-  [[nodiscard]] int window_lo(int d) const { return wlo_[d]; }
-  [[nodiscard]] int window_n(int d) const { return wn_[d]; }
+  [[nodiscard]] int dimension() const { return v_.dimension; }
+  [[nodiscard]] double cell_edge(int d) const { return v_.edge[d]; }
+  [[nodiscard]] int num_global(int d) const { return v_.nglobal[d]; }
+  [[nodiscard]] int window_lo(int d) const { return v_.wlo[d]; }
+  [[nodiscard]] int window_n(int d) const { return v_.wn[d]; }
 
  private:
-  int dimension_ = 3;
+  LevelView v_;
   int subdivisions_ = 1;
-  double size_ = 0.0;
-  std::array<double, 3> lo_{}, hi_{}, edge_{}, inv_{};
-  std::array<int, 3> nglobal_{1, 1, 1}, wlo_{0, 0, 0}, wn_{1, 1, 1};
 };
 
 /// Cells (dx0..dx1, dy, dz) relative to a particle's cell: one row, contiguous in memory.
@@ -124,6 +163,14 @@ struct StencilRow {
 /// first, then the "upper" half (dz > 0, or dz == 0 and dy > 0, or dz == dy == 0 and
 /// dx > 0), so that every pair of cells is visited once.
 [[nodiscard]] std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half);
+/// \brief The same rows for cells of edges \p edge (k = \p subdivisions per level
+/// size \p size) in \p dimension dimensions; the cost model uses it with the nominal
+/// edges size / k.
+[[nodiscard]] std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
+                                                   const std::array<double, 3> &edge, double size,
+                                                   bool half);
+/// Number of cells of \p rows.
+[[nodiscard]] int stencil_cells(const std::vector<StencilRow> &rows);
 
 }    // namespace hgrid
 

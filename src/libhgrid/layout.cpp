@@ -57,6 +57,14 @@ const char *search_name(Search search)
   return search == Search::TopDown ? "topdown" : "bottomup";
 }
 
+Search search_from_name(const std::string &name)
+{
+  if (name == "topdown") return Search::TopDown;
+  if (name == "bottomup") return Search::BottomUp;
+  throw std::invalid_argument("unknown search direction '" + name +
+                              "' (expected topdown or bottomup)");
+}
+
 std::string describe(const Layout &layout)
 {
   std::string out;

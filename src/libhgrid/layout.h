@@ -79,6 +79,9 @@ constexpr int kMaxGhostClasses = 32;
 
 /// Lower-case name of a search direction, as used in input scripts.
 [[nodiscard]] const char *search_name(Search search);
+/// \brief The search direction named \p name ("topdown" or "bottomup").
+/// \throws std::invalid_argument for any other name.
+[[nodiscard]] Search search_from_name(const std::string &name);
 
 /// \brief One line per level: index, cell size and the range of cutoff diameters it holds.
 [[nodiscard]] std::string describe(const Layout &layout);

@@ -8,6 +8,7 @@
 #include "library.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "pair.h"
 #include "npair_hgrid.h"
 
 #include <gtest/gtest.h>
@@ -388,7 +389,14 @@ std::unique_ptr<LAMMPS> run_pour(const std::string &neighbor, const std::vector<
 
 bool built_by_hgrid(LAMMPS *lmp, int list_index)
 {
+  if (list_index < 0 || list_index >= lmp->neighbor->nlist) return false;
   return dynamic_cast<NPairHGridBase *>(lmp->neighbor->lists[list_index]->np) != nullptr;
+}
+
+bool pair_list_by_hgrid(LAMMPS *lmp)
+{
+  const auto *pair = lmp->force->pair;
+  return pair && pair->list && dynamic_cast<NPairHGridBase *>(pair->list->np) != nullptr;
 }
 
 }    // namespace hgrid_testing

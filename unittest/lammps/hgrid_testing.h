@@ -110,6 +110,8 @@ extern const std::vector<std::string> pour_column;
 
 /// True if list \p list_index is built by an hgrid NPair class.
 [[nodiscard]] bool built_by_hgrid(LAMMPS_NS::LAMMPS *lmp, int list_index);
+/// True if the pair style's list is built by an hgrid NPair class.
+[[nodiscard]] bool pair_list_by_hgrid(LAMMPS_NS::LAMMPS *lmp);
 
 }    // namespace hgrid_testing
 

@@ -1,18 +1,18 @@
 /* The cost model against measurement: random (no excluded volume) periodic
-   systems with N >= 1e5 are built by hgrid with the model's layout; the distance
-   checks and cell visits the build counts per particle agree with the model's
-   prediction for the same layout (eqs. 23-27) within 15 % (cf. the paper's
-   Fig. 11 at low packing fractions). */
+   systems with N >= 1e5 are built by hgrid with the model's layout, or with one
+   level of 2^d sub-cells; the distance checks and cell visits the build counts per
+   particle agree with the model's prediction for the same layout (eqs. 23-27, the
+   single-level term of the sub-cell stencil) within 15 % (cf. the paper's Fig. 11
+   at low packing fractions). */
 
 #include "hgrid_testing.h"
 
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
-#include "nbin_hgrid.h"
+#include "hgrid_planner.h"
 #include "neigh_list.h"
 #include "neighbor.h"
-#include "npair_hgrid.h"
 
 #include "libhgrid/cost_model.h"
 
@@ -31,6 +31,8 @@ struct ModelCase {
   int dimension;
   double alpha, omega, packing;
   int natoms;
+  std::string neighbor = "hgrid";    // "hgrid levels 1 S": one level
+  int levels = 0;                    // expected levels, 0: more than one
 };
 
 class HGridModel : public ::testing::TestWithParam<ModelCase> {};
@@ -45,18 +47,19 @@ TEST_P(HGridModel, CountersMatchPrediction)
   spec.omega = mc.omega;
   spec.packing = mc.packing;
   spec.natoms = mc.natoms;
+  spec.neighbor = mc.neighbor;
   spec.seed = 3;
   auto lmp = make_system(spec);
 
   const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
   ASSERT_GE(idx, 0);
-  auto *np = dynamic_cast<LAMMPS_NS::NPairHGridBase *>(lmp->neighbor->lists[idx]->np);
-  ASSERT_NE(np, nullptr);
-  auto *nb = dynamic_cast<LAMMPS_NS::NBinHGrid *>(np->nb);
-  ASSERT_NE(nb, nullptr);
-  const hgrid::Layout layout = nb->get_layout();
+  ASSERT_TRUE(built_by_hgrid(lmp.get(), idx));
+  auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+  ASSERT_NE(planner, nullptr);
+  const hgrid::Layout layout = planner->plan().layout;
 
-  long local[2] = {(long) np->counters.distance_checks, (long) np->counters.cells_visited};
+  long local[2] = {(long) planner->last_build().distance_checks,
+                   (long) planner->last_build().cells_visited};
   long global[2];
   MPI_Allreduce(local, global, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   const double checks = double(global[0]) / spec.natoms, visits = double(global[1]) / spec.natoms;
@@ -82,7 +85,10 @@ TEST_P(HGridModel, CountersMatchPrediction)
       << "measured " << visits << " predicted " << predicted.cell_visits;
   const double measured_total = checks + params.K * visits + params.storage * predicted.cells;
   EXPECT_NEAR(measured_total / predicted.total, 1.0, 0.15);
-  EXPECT_GT(layout.num_levels(), 1);
+  if (mc.levels > 0)
+    EXPECT_EQ(layout.num_levels(), mc.levels);
+  else
+    EXPECT_GT(layout.num_levels(), 1);
 }
 
 namespace {
@@ -102,14 +108,13 @@ TEST(HGridCompute, ReportsCountersAndPrediction)
   const double *values = compute_hgrid_values(lmp.get(), spec);
   ASSERT_NE(values, nullptr);
 
-  const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
-  auto *np = dynamic_cast<LAMMPS_NS::NPairHGridBase *>(lmp->neighbor->lists[idx]->np);
-  auto *nb = dynamic_cast<LAMMPS_NS::NBinHGrid *>(np->nb);
-  long local = np->counters.distance_checks, global = 0;
+  auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+  ASSERT_NE(planner, nullptr);
+  long local = planner->last_build().distance_checks, global = 0;
   MPI_Allreduce(&local, &global, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  EXPECT_EQ(values[0], nb->get_layout().num_levels());
+  EXPECT_EQ(values[0], planner->plan().layout.num_levels());
   EXPECT_NEAR(values[1], double(global) / spec.natoms, 1e-12);
-  const hgrid::Cost &predicted = nb->get_predicted();
+  const hgrid::Cost &predicted = planner->plan().predicted;
   EXPECT_NEAR(values[3], predicted.distance_checks, 1e-12);
   EXPECT_NEAR(values[5],
               values[3] + hgrid::kHGridCellAccessCostRatio * values[4] +
@@ -118,7 +123,7 @@ TEST(HGridCompute, ReportsCountersAndPrediction)
   EXPECT_NEAR(values[7], predicted.cells, 1e-12);
   // the ghost windows add cells to the box's; every level has at least one
   EXPECT_GE(values[6], values[7]);
-  EXPECT_GE(values[6] * spec.natoms, nb->get_layout().num_levels());
+  EXPECT_GE(values[6] * spec.natoms, planner->plan().layout.num_levels());
   EXPECT_NEAR(values[1] / values[3], 1.0, 0.15);
   EXPECT_NEAR(values[2] / values[4], 1.0, 0.15);
 }
@@ -157,5 +162,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ModelCase{"pl3_omega10_nu01_3d", 3, -3.0, 10.0, 0.1, 100000},
                       ModelCase{"pl3_omega20_nu02_3d", 3, -3.0, 20.0, 0.2, 100000},
                       ModelCase{"pl2_omega10_nu02_3d", 3, -2.0, 10.0, 0.2, 100000},
-                      ModelCase{"pl3_omega20_nu03_2d", 2, -3.0, 20.0, 0.3, 100000}),
+                      ModelCase{"pl3_omega20_nu03_2d", 2, -3.0, 20.0, 0.3, 100000},
+                      // one level of size 2 omega + skin (cutoff diameters 2.1 to 6.1)
+                      ModelCase{"one_level_omega3_nu02_3d", 3, -3.0, 3.0, 0.2, 100000,
+                                "hgrid levels 1 6.1", 1},
+                      ModelCase{"one_level_omega3_nu03_2d", 2, -3.0, 3.0, 0.3, 100000,
+                                "hgrid levels 1 6.1", 1}),
     [](const auto &info) { return info.param.name; });

@@ -22,6 +22,7 @@ SystemParams paper3d()
   p.packing = 0.7;
   p.K = kCellAccessCostRatio;
   p.storage = 0.0;
+  p.single_level_subdivisions = 1;
   return p;
 }
 
@@ -95,6 +96,7 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
         p.dimension = d;
         p.packing = 0.4;
         p.storage = 0.0;
+        p.single_level_subdivisions = 1;    // the paper's 3^d cells of size s
         PowerLaw f(alpha, 1.0, omega);
         Layout single{{2.0 * omega}, Search::TopDown};
         const double vd = d == 2 ? PI : 4.0 / 3.0 * PI;
@@ -105,7 +107,27 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
         // single level: T/N = (1/2 + n_c) m_1 + K (1 + n_c)
         const double nc = half_stencil_neighbors(d);
         EXPECT_NEAR(c.total, (0.5 + nc) * expected + p.K * (1 + nc), 1e-9 * c.total);
+        // hgrid's one level: cells split into 2^d sub-cells of m_1 / 2^d particles,
+        // searched with the half of the full 5^d block (no sub-cell is pruned for k = 2)
+        p.single_level_subdivisions = 2;
+        const double nc2 = 0.5 * (std::pow(5.0, d) - 1.0), sub = std::pow(2.0, d);
+        const Cost c2 = evaluate(single, f, p);
+        EXPECT_NEAR(c2.levels[0].per_cell, expected, 1e-10 * expected);
+        EXPECT_NEAR(c2.distance_checks, (0.5 + nc2) * expected / sub, 1e-9 * c2.distance_checks);
+        EXPECT_NEAR(c2.cell_visits, 1.0 + nc2, 1e-12);
       }
+}
+
+TEST(CostModel, SameLevelCellsCountThePrunedSubCellBlock)
+{
+  EXPECT_EQ(same_level_cells(2, 1), 9);
+  EXPECT_EQ(same_level_cells(3, 1), 27);
+  EXPECT_EQ(same_level_cells(2, 2), 25);
+  EXPECT_EQ(same_level_cells(3, 2), 125);
+  // k = 4 (edge s/4): the corner rows |dy| = |dz| = 4 have y/z gaps of 3 s/4 each,
+  // 18/16 s^2 > s^2, so they are pruned: fewer than the 9^3 block
+  EXPECT_LT(same_level_cells(3, 4), 729);
+  EXPECT_GT(same_level_cells(3, 4), 27 * 8);
 }
 
 TEST(CostModel, SingleLevelLimitsOfEq33)
@@ -169,6 +191,7 @@ TEST(CostModel, PaperSection542FreeCooling2D)
   p.packing = 0.4;
   p.K = kCellAccessCostRatio;
   p.storage = 0.0;
+  p.single_level_subdivisions = 1;
   const Choice opt = best_layout(Method::Optimal, f, p, Search::TopDown, true, 20);
   ASSERT_EQ(opt.layout.num_levels(), 5);
   EXPECT_EQ(opt.layout.search, Search::TopDown);

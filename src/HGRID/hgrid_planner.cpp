@@ -1,0 +1,444 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "hgrid_planner.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "fix.h"
+#include "math_const.h"
+#include "memory.h"
+#include "modify.h"
+#include "nbin.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "npair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+using namespace LAMMPS_NS;
+using MathConst::MY_PI;
+
+// bins of the radius histogram handed to the cost model
+static constexpr int HISTOGRAM_BINS = 128;
+// diameter bound of the top atom collection: every larger atom belongs to it
+static constexpr double UNBOUNDED = 1.0e300;
+
+/* ---------------------------------------------------------------------- */
+
+HGridPlanner::HGridPlanner(LAMMPS *lmp) :
+    Pointers(lmp), user_search(0), tuned(0), skin_(0.0), auto_mode(-1), logged(0),
+    build_seconds(0.0), cells_stored(0), two_way(0)
+{
+}
+
+/* ----------------------------------------------------------------------
+   the planner of this LAMMPS instance, created on first use
+------------------------------------------------------------------------- */
+
+HGridPlanner *HGridPlanner::get(LAMMPS *lmp)
+{
+  auto &state = lmp->neighbor->hgrid_state;
+  if (!state) state = std::make_shared<HGridPlanner>(lmp);
+  return static_cast<HGridPlanner *>(state.get());
+}
+
+HGridPlanner *HGridPlanner::find(LAMMPS *lmp)
+{
+  if (!lmp->neighbor) return nullptr;
+  return static_cast<HGridPlanner *>(lmp->neighbor->hgrid_state.get());
+}
+
+/* ----------------------------------------------------------------------
+   every run setup: settings, comm mode, then the plan for the atoms present
+   (and the largest that fix pour / deposit may insert)
+------------------------------------------------------------------------- */
+
+void HGridPlanner::setup_run()
+{
+  skin_ = neighbor->skin;
+  two_way = 0;    // the pair builders report it after this, in Neighbor::init()
+  // triclinic boxes are refused by Neighbor::init() (core patch), before any class is chosen
+  if (!atom->radius_flag)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor style hgrid requires atoms with a radius (e.g. atom_style sphere)");
+  parse_words();
+  choose_comm_mode();
+
+  double cmin, cmax;
+  cutoff_diameter_range(cmin, cmax);
+  hgrid::SystemParams params;
+  const auto f = radius_histogram(cmin, cmax, params);
+  hgrid::Layout chosen;
+  try {
+    chosen = hgrid::layout_for_run(settings(), current.layout, cmax,
+                                   [&] { return optimum(f.get(), params, cmax); });
+  } catch (std::invalid_argument &e) {
+    error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
+  }
+  if (chosen != current.layout) logged = 0;
+  current = hgrid::make_plan(chosen, f.get(), params, cmin, cmax);
+  publish_collections();
+  log_plan(f.get(), params);
+}
+
+/* ----------------------------------------------------------------------
+   keywords after "neighbor SKIN hgrid", parsed once per neighbor command:
+     levels N s_1 ... s_N   explicit cell sizes, strictly increasing
+     search topdown|bottomup
+------------------------------------------------------------------------- */
+
+void HGridPlanner::parse_words()
+{
+  const auto &args = neighbor->hgrid_args;
+  if (args == user_words && !user_words.empty()) return;
+  const int narg = args.size();
+  user = hgrid::PlanSettings();
+  user_search = 0;
+  for (int iarg = 0; iarg < narg;) {
+    const std::string &key = args[iarg];
+    if (key == "levels") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword levels");
+      const int n = utils::inumeric(FLERR, args[iarg + 1], false, lmp);
+      if (n < 1)
+        error->all(FLERR, "Neighbor hgrid levels must be at least 1, got {}", args[iarg + 1]);
+      if (iarg + 2 + n > narg)
+        error->all(FLERR, "Neighbor hgrid levels {} needs {} cell sizes, found {}", n, n,
+                   narg - iarg - 2);
+      user.cell_sizes.clear();
+      for (int h = 0; h < n; h++)
+        user.cell_sizes.push_back(utils::numeric(FLERR, args[iarg + 2 + h], false, lmp));
+      iarg += 2 + n;
+    } else if (key == "search") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword search");
+      try {
+        user.search = hgrid::search_from_name(args[iarg + 1]);
+      } catch (std::invalid_argument &e) {
+        error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
+      }
+      user_search = 1;
+      iarg += 2;
+    } else
+      error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
+  }
+  user.auto_search = !user_search;
+  user_words = args;
+}
+
+/* ----------------------------------------------------------------------
+   the neighbor keywords, with fix hgrid/tune's options where it is defined
+------------------------------------------------------------------------- */
+
+hgrid::PlanSettings HGridPlanner::settings() const
+{
+  hgrid::PlanSettings s = user;
+  if (tuned) {
+    s.method = tuning.method;
+    s.auto_search = tuning.auto_search;
+    s.search = tuning.search;
+    s.max_levels = tuning.max_levels;
+    s.K = tuning.K;
+    s.keep_layout = tuning.keep_layout;
+  }
+  return s;
+}
+
+void HGridPlanner::set_tuning(const hgrid::PlanSettings &t)
+{
+  tuning = t;
+  tuned = 1;
+}
+
+void HGridPlanner::clear_tuning()
+{
+  tuned = 0;
+}
+
+void HGridPlanner::restore_layout(const hgrid::Layout &layout)
+{
+  current.layout = layout;
+  logged = 0;
+}
+
+/* ----------------------------------------------------------------------
+   fix hgrid/tune: the model's optimum for the running distribution and the
+   decision to re-level; a new plan takes effect at once (pre_neighbor, before
+   the list is built): ghost classes, comm setup, bins and stencils
+------------------------------------------------------------------------- */
+
+std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &policy,
+                                                    bool scheduled)
+{
+  double cmin, cmax;
+  cutoff_diameter_range(cmin, cmax);
+  if (!scheduled && !hgrid::overflows(current.layout, cmax)) return std::nullopt;
+  const double ctop = hgrid::planned_top(current.layout, cmin, cmax, policy);
+  hgrid::SystemParams params;
+  const auto f = radius_histogram(cmin, ctop, params);
+  const hgrid::Layout best = optimum(f.get(), params, ctop);
+  const hgrid::Decision decision =
+      hgrid::decide_relevel(current.layout, best, f.get(), params, cmax, policy);
+  if (decision.action == hgrid::Relevel::None) return decision;
+
+  current = hgrid::make_plan(best, f.get(), params, cmin, ctop);
+  logged = 1;    // fix hgrid/tune logs re-levels itself
+  // this step's ghosts were sent out to (b_k + s_top)/2 of the old plan, at least
+  // (c_j + c_max)/2, the reach of any pair, unless an atom outgrew the old top level
+  // (then one cutoff is short as well).  Comm::init() re-sizes the per-collection
+  // arrays; the swaps of this step's forward and reverse communication depend only
+  // on the largest cutoff, which is not changed.
+  publish_collections();
+  if (comm->mode == Comm::MULTI) {
+    comm->init();
+    comm->setup();
+  }
+  neighbor->setup_bins();
+  return decision;
+}
+
+/* ----------------------------------------------------------------------
+   smallest and largest cutoff diameter 2*r+skin over all atoms, including
+   particles that fix pour / fix deposit may insert later
+------------------------------------------------------------------------- */
+
+void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
+{
+  double rlocal[2] = {-1.0e300, -1.0e300};    // {-rmin, rmax}
+  const double *radius = atom->radius;
+  for (int i = 0; i < atom->nlocal; i++) {
+    rlocal[0] = MAX(rlocal[0], -radius[i]);
+    rlocal[1] = MAX(rlocal[1], radius[i]);
+  }
+  double rall[2];
+  MPI_Allreduce(rlocal, rall, 2, MPI_DOUBLE, MPI_MAX, world);
+
+  double rmax = rall[1];
+  for (auto &ifix : modify->get_fix_list()) {
+    if (!utils::strmatch(ifix->style, "^pour") && !utils::strmatch(ifix->style, "^deposit"))
+      continue;
+    for (int itype = 1; itype <= atom->ntypes; itype++) {
+      int dim = itype;
+      auto *rinsert = (double *) ifix->extract("radius", dim);
+      if (rinsert) rmax = MAX(rmax, *rinsert);
+    }
+  }
+
+  cmax = 2.0 * rmax + skin_;
+  cmin = -2.0 * rall[0] + skin_;
+  if (rall[1] < 0.0) cmin = cmax;    // no atoms yet
+  if (!(cmax > 0.0))
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor style hgrid needs particles with a radius or a positive skin");
+  if (!(cmin > 0.0)) cmin = cmax;
+}
+
+/* ----------------------------------------------------------------------
+   histogram of the radii of all atoms (evenly spaced in log r, up to the largest
+   radius fix pour/deposit may insert), packing fraction and skin for the model;
+   nullptr for a monodisperse or empty system
+------------------------------------------------------------------------- */
+
+std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax,
+                                                                  hgrid::SystemParams &params)
+{
+  const double rmin = 0.5 * (cmin - skin_), rmax = 0.5 * (cmax - skin_);
+  const int dim = domain->dimension;
+  const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
+  params = hgrid::SystemParams();
+  params.K = settings().K;
+  params.dimension = dim;
+  params.skin = skin_;
+  if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6))) return nullptr;
+
+  // counts per bin and, in the last entry, the particle volume, over all ranks
+  const hgrid::LogBinning binning(rmin, rmax, HISTOGRAM_BINS);
+  std::vector<double> local(HISTOGRAM_BINS + 1, 0.0), counts(HISTOGRAM_BINS + 1);
+  const double *radius = atom->radius;
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(radius[i] > 0.0)) continue;
+    local[binning.index(radius[i])] += 1.0;
+    local[HISTOGRAM_BINS] +=
+        (dim == 3 ? 4.0 / 3.0 * radius[i] : 1.0) * MY_PI * radius[i] * radius[i];
+  }
+  MPI_Allreduce(local.data(), counts.data(), HISTOGRAM_BINS + 1, MPI_DOUBLE, MPI_SUM, world);
+  params.packing = counts.back() / box_volume;
+  counts.pop_back();
+  if (!(params.packing > 0.0)) return nullptr;
+  return std::make_unique<hgrid::Histogram>(binning.edges(), counts);
+}
+
+/* ----------------------------------------------------------------------
+   the model's optimum (hgrid::optimal_layout): rank 0 decides, all ranks get
+   the same layout; cached on everything it depends on
+------------------------------------------------------------------------- */
+
+hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                                    double cmax)
+{
+  const hgrid::PlanSettings s = settings();
+  std::vector<double> key = hgrid::optimum_key(f, params, s, cmax);
+  if (key == optimum_key) return optimum_result;
+
+  hgrid::Layout chosen;
+  if (comm->me == 0) chosen = hgrid::optimal_layout(f, params, s, cmax);
+  int nlevels = chosen.num_levels(), topdown = chosen.search == hgrid::Search::TopDown;
+  MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
+  MPI_Bcast(&topdown, 1, MPI_INT, 0, world);
+  chosen.cell_sizes.resize(nlevels);
+  MPI_Bcast(chosen.cell_sizes.data(), nlevels, MPI_DOUBLE, 0, world);
+  chosen.search = topdown ? hgrid::Search::TopDown : hgrid::Search::BottomUp;
+  optimum_key = std::move(key);
+  optimum_result = chosen;
+  return chosen;
+}
+
+/* ----------------------------------------------------------------------
+   size-dependent ghost cutoffs by default: unless comm_modify set the mode or
+   a ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
+   cutoff, the communication runs in mode multi with the ghost size classes as
+   the atom collections (publish_collections); called before Comm::init()
+------------------------------------------------------------------------- */
+
+void HGridPlanner::choose_comm_mode()
+{
+  if (comm->mode_user) return;
+  const int mode =
+      (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI : Comm::SINGLE;
+  if (mode != auto_mode) logged = 0;    // log the change
+  comm->mode = auto_mode = mode;
+}
+
+void HGridPlanner::release_comm_mode()
+{
+  if (auto_mode >= 0 && !comm->mode_user) comm->mode = Comm::SINGLE;
+  auto_mode = -1;
+}
+
+/* ----------------------------------------------------------------------
+   true if a list is built from bins other than hgrid's (the bin fallback)
+------------------------------------------------------------------------- */
+
+bool HGridPlanner::other_binned_lists() const
+{
+  for (int i = 0; i < neighbor->nlist; i++) {
+    const NeighList *list = neighbor->lists[i];
+    if (list->bin_method > 0 && list->np && list->np->nb &&
+        std::find(bins.begin(), bins.end(), list->np->nb) == bins.end())
+      return true;
+  }
+  return false;
+}
+
+/* ----------------------------------------------------------------------
+   in comm mode multi the atom collections are the plan's ghost size classes
+   (ratio <= 1.25 between the smallest cutoff diameter and the top level,
+   hgrid::ghost_classes, independent of the levels: the search needs ghosts only
+   within r_i + r_j + skin of an owned atom, wherever they are binned).  An atom of
+   class k is sent out to max_j (b_k + b_j)/2 = (b_k + s_top)/2, at most 12.5 % of
+   its cutoff diameter beyond the farthest any atom can reach it (collection2cut
+   bounds 2r = c - skin).
+------------------------------------------------------------------------- */
+
+void HGridPlanner::publish_collections()
+{
+  if (comm->mode != Comm::MULTI) return;
+  const std::vector<double> &bounds = current.ghost_bounds;
+  const int n = bounds.size();
+  // lists of the bin fallback need ghosts out to their (the largest) cutoff
+  const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
+  neighbor->ncollections = n;
+  neighbor->finite_cut_flag = 1;
+  memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");
+  memory->grow(neighbor->cutcollectionsq, n, n, "neigh:cutcollectionsq");
+  for (int i = 0; i < n; i++) {
+    // the largest 2r of class i (with level_of()'s round-off); an atom that outgrew
+    // the top level is in the top collection until re-leveled
+    neighbor->collection2cut[i] =
+        (i == n - 1) ? UNBOUNDED : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin_;
+    for (int j = 0; j < n; j++) {
+      const double reach = MAX(0.5 * (bounds[i] + bounds[j]), floor);
+      neighbor->cutcollectionsq[i][j] = reach * reach;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+void HGridPlanner::log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params)
+{
+  if (logged) return;
+  logged = 1;
+  if (comm->me != 0) return;
+  const hgrid::Layout &layout = current.layout;
+  if (f) {
+    const double single =
+        hgrid::evaluate(hgrid::Layout{{layout.top()}, layout.search}, *f, params).total;
+    utils::logmesg(lmp,
+                   "HGrid cost model: packing fraction {:.4g}, predicted work per particle "
+                   "{:.4g} (one level: {:.4g}, speed-up {:.3g})\n",
+                   params.packing, current.predicted.total, single,
+                   single / current.predicted.total);
+  }
+  utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
+                 layout.num_levels(), hgrid::search_name(layout.search), current.cmin,
+                 current.cmax, hgrid::describe(layout));
+  utils::logmesg(lmp, "HGrid ghost cutoffs: {}\n", ghost_cutoffs_description());
+}
+
+std::string HGridPlanner::ghost_cutoffs_description() const
+{
+  if (comm->mode == Comm::MULTI)
+    return fmt::format("by particle size, {} classes ({})", neighbor->ncollections,
+                       comm->mode_user ? "comm_modify mode multi"
+                                       : "default; comm_modify mode single for one cutoff");
+  if (comm->mode_user) return "one for all levels (comm_modify mode single)";
+  if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
+  return "one for all levels (lists of other pair styles or computes need it)";
+}
+
+void HGridPlanner::attach_bins(const NBin *b)
+{
+  bins.push_back(b);
+}
+
+void HGridPlanner::detach_bins(const NBin *b)
+{
+  bins.erase(std::remove(bins.begin(), bins.end(), b), bins.end());
+}
+
+/* ----------------------------------------------------------------------
+   measurements of the builders
+------------------------------------------------------------------------- */
+
+void HGridPlanner::report_build(const hgrid::SearchCounters &c, double seconds)
+{
+  counters = c;
+  build_seconds = seconds;
+}
+
+void HGridPlanner::counters_per_atom(double &checks, double &visits)
+{
+  double local[2] = {(double) counters.distance_checks, (double) counters.cells_visited};
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, world);
+  const double natoms = MAX(1.0, (double) atom->natoms);
+  checks = global[0] / natoms;
+  visits = global[1] / natoms;
+}
+
+double HGridPlanner::cells_per_atom()
+{
+  double local = cells_stored, global = 0.0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, world);
+  return global / MAX(1.0, (double) atom->natoms);
+}

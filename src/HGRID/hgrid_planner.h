@@ -1,0 +1,102 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#ifndef LMP_HGRID_PLANNER_H
+#define LMP_HGRID_PLANNER_H
+
+#include "pointers.h"
+
+#include "libhgrid/pair_search.h"
+#include "libhgrid/planner.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace LAMMPS_NS {
+
+/* The one place where the plan of "neighbor SKIN hgrid" is made:
+     settings (neighbor keywords, fix hgrid/tune) + all-rank radius histogram + box
+       -> cost model (libhgrid/planner.h) -> hgrid::Plan
+       -> comm: atom collections and ghost cutoffs by size class
+       -> builders: NBinHGrid (cells), NStencilHGrid (rows), NPairHGrid (lists).
+   Builders read plan() and report what they measured; they never see the fix, and
+   fix hgrid/tune talks to this class only.  One instance per LAMMPS instance, kept in
+   Neighbor::hgrid_state so that it outlives the NBin/NStencil/NPair objects. */
+
+class HGridPlanner : protected Pointers {
+ public:
+  HGridPlanner(class LAMMPS *);
+  static HGridPlanner *get(class LAMMPS *);
+  static HGridPlanner *find(class LAMMPS *);    // nullptr if none (or Neighbor is gone)
+
+  // run setup (NBinHGrid::copy_neighbor_info, before Comm::init)
+  void setup_run();
+  const hgrid::Plan &plan() const { return current; }
+  double skin() const { return skin_; }
+  void release_comm_mode();    // neighbor style hgrid is no longer used
+
+  // fix hgrid/tune
+  void set_tuning(const hgrid::PlanSettings &tuning);
+  void clear_tuning();
+  void restore_layout(const hgrid::Layout &layout);
+  // re-level decision when scheduled or when an atom outgrew the top level (else none)
+  std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled);
+
+  // what the builders are: hgrid's bins, and pair builds in which larger atoms also
+  // search smaller levels (full lists, newton off); reset at every run setup
+  void attach_bins(const class NBin *bins);
+  void detach_bins(const class NBin *bins);
+  void note_two_way_search() { two_way = 1; }
+  bool two_way_search() const { return two_way; }
+
+  // measurements reported by the builders, and their all-rank values (collective)
+  void report_build(const hgrid::SearchCounters &counters, double seconds);
+  void report_cells(int ncells) { cells_stored = ncells; }
+  const hgrid::SearchCounters &last_build() const { return counters; }
+  double last_build_time() const { return build_seconds; }
+  void counters_per_atom(double &checks, double &visits);
+  double cells_per_atom();
+
+ private:
+  hgrid::PlanSettings user;                 // from the neighbor command's keywords
+  std::vector<std::string> user_words;      // the words user was parsed from
+  int user_search;                          // 1 if the neighbor command gave the search
+  int tuned;                                // 1 while fix hgrid/tune gives settings
+  hgrid::PlanSettings tuning;
+  double skin_;
+  hgrid::Plan current;
+  int auto_mode;       // comm mode this class chose last, -1 if none
+  int logged;          // 1 once the current plan was logged
+  std::vector<double> optimum_key;
+  hgrid::Layout optimum_result;
+  hgrid::SearchCounters counters;
+  double build_seconds;
+  int cells_stored;
+  std::vector<const class NBin *> bins;    // NBinHGrid instances
+  int two_way;
+
+  void parse_words();
+  hgrid::PlanSettings settings() const;
+  void cutoff_diameter_range(double &cmin, double &cmax);
+  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
+                                                     hgrid::SystemParams &params);
+  hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                        double cmax);
+  void choose_comm_mode();
+  bool other_binned_lists() const;
+  void publish_collections();
+  void log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params);
+  std::string ghost_cutoffs_description() const;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,157 @@
+/* hgrid: the pair search of a hierarchical grid as a kernel over plain arrays.
+
+   The serial, OpenMP and Kokkos builders share it: the same cell indexing
+   (LevelView), the same loop structure, and the variants as template flags.  Only
+   what a pair *means* to LAMMPS (exclusions, special bonds, history bits, where the
+   neighbor index is stored) is left to the builder's visitor.
+
+   For a particle i of cutoff diameter c_i = 2 r_i + skin on level h:
+     same level:   the stencil rows around its cell (linked-cell search; half
+                   stencil + coordinate tie-break for newton on, as LAMMPS' NPairBin)
+     other levels: all cells of level l within delta = (c_i + s_l)/2 of x_i (eqs. 4-5):
+                   no particle of level l outside that box is within r_i + r_j + skin
+   Which levels a particle searches (Sect. 2.2):
+     full list:            all levels
+     half, newton on:      Top-Down l < h, Bottom-Up l > h: each pair found once
+     half, newton off:     that direction for all particles, the other one for ghost
+                           partners only, so owned/ghost pairs are found by both owners
+   visit(j, delx, dely, delz, rsq, radsum) is called for every j with
+   rsq <= (r_i + r_j + skin)^2, del = x_i - x_j. */
+
+#ifndef HGRID_PAIR_SEARCH_H
+#define HGRID_PAIR_SEARCH_H
+
+#include "grid.h"
+#include "portability.h"
+
+namespace hgrid {
+
+/// One row of a same-level stencil: local-cell offset of its first cell and its length.
+struct RowOffset {
+  int offset, ncells;
+};
+
+/// The binned grid as the pair search reads it (non-owning, trivially copyable).
+struct GridView {
+  int nlevels = 0;
+  bool topdown = true;
+  const LevelView *levels = nullptr;    ///< nlevels views, first_cell set
+  const int *level_rows = nullptr;      ///< rows of level h: [level_rows[h], level_rows[h+1])
+  const RowOffset *rows = nullptr;      ///< half stencils: the particle's own cell first
+  const int *cell_start = nullptr;      ///< slots of global cell g: [cell_start[g], cell_start[g+1])
+  const int *slots = nullptr;           ///< particle indices sorted by (cell, index)
+
+  [[nodiscard]] HGRID_INLINE int level_of_cell(int g) const
+  {
+    int h = 0;
+    while (h + 1 < nlevels && g >= levels[h + 1].first_cell) ++h;
+    return h;
+  }
+};
+
+/// Work done by a search, for comparison with the cost model.
+struct SearchCounters {
+  long long cells_visited = 0;      ///< cells whose particle range was read (T^ca)
+  long long distance_checks = 0;    ///< pairs whose distance was computed (T^cd)
+};
+
+/// List variants: HALF (else full), NEWTON (half lists only).
+template <bool HALF, bool NEWTON> struct PairSearch {
+  /// The particle i (at \p xi, radius \p ri, in global cell \p icell) and its partners.
+  template <class Atoms> struct Query {
+    const Atoms &atoms;
+    int i, nlocal;
+    double xi[3], ri, skin;
+  };
+
+  /// Every partner of particle \p i; \p icell is its global cell.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
+                                     int nlocal, double skin, SearchCounters &count, Visit &visit)
+  {
+    const Query<Atoms> q{atoms,           i,
+                         nlocal,          {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
+                         atoms.radius(i), skin};
+    const int ilevel = g.level_of_cell(icell);
+    same_level(g, q, icell, ilevel, count, visit);
+    for (int l = 0; l < g.nlevels; ++l) {
+      if (l == ilevel) continue;
+      const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
+      if (HALF && NEWTON && !primary) continue;
+      other_level(g, q, g.levels[l], HALF && !primary, count, visit);
+    }
+  }
+
+  /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
+                                      int ilevel, SearchCounters &count, Visit &visit)
+  {
+    const int first = g.level_rows[ilevel], last = g.level_rows[ilevel + 1];
+    for (int k = first; k < last; ++k) {
+      const int c0 = icell + g.rows[k].offset;
+      const int end = g.cell_start[c0 + g.rows[k].ncells];
+      count.cells_visited += g.rows[k].ncells;
+      for (int s = g.cell_start[c0]; s < end; ++s) {
+        const int j = g.slots[s];
+        if (same_level_skips(q, j, k == first)) continue;
+        test(q, j, count, visit);
+      }
+    }
+  }
+
+  /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
+                                       const LevelView &lv, bool ghosts_only,
+                                       SearchCounters &count, Visit &visit)
+  {
+    const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
+    if (r.empty()) return;
+    const int rowlength = r.hi[0] - r.lo[0] + 1;
+    for (int cz = r.lo[2]; cz <= r.hi[2]; ++cz)
+      for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy) {
+        const int c0 = lv.first_cell + lv.index(r.lo[0], cy, cz);
+        const int end = g.cell_start[c0 + rowlength];
+        count.cells_visited += rowlength;
+        for (int s = g.cell_start[c0]; s < end; ++s) {
+          const int j = g.slots[s];
+          if (ghosts_only && j < q.nlocal) continue;
+          test(q, j, count, visit);
+        }
+      }
+  }
+
+  /// Same-level pairs a list variant does not store from i: i itself; for half lists
+  /// owned j <= i; with newton on, ghosts in i's own cell "below" i (NPairBin's rule).
+  template <class Atoms>
+  static HGRID_INLINE bool same_level_skips(const Query<Atoms> &q, int j, bool own_cell)
+  {
+    if (!HALF) return j == q.i;
+    if (!NEWTON || j < q.nlocal) return (!NEWTON || own_cell) && j <= q.i;
+    if (!own_cell) return false;
+    const double zj = q.atoms.pos(j, 2), yj = q.atoms.pos(j, 1), xj = q.atoms.pos(j, 0);
+    if (zj != q.xi[2]) return zj < q.xi[2];
+    if (yj != q.xi[1]) return yj < q.xi[1];
+    return xj < q.xi[0];
+  }
+
+  /// Distance check of (i, j): visit j if within r_i + r_j + skin.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count,
+                                Visit &visit)
+  {
+    ++count.distance_checks;
+    const double delx = q.xi[0] - q.atoms.pos(j, 0);
+    const double dely = q.xi[1] - q.atoms.pos(j, 1);
+    const double delz = q.xi[2] - q.atoms.pos(j, 2);
+    const double rsq = delx * delx + dely * dely + delz * delz;
+    const double radsum = q.ri + q.atoms.radius(j);
+    const double cut = radsum + q.skin;
+    if (rsq <= cut * cut) visit(j, delx, dely, delz, rsq, radsum);
+  }
+};
+
+}    // namespace hgrid
+
+#endif

@@ -1,0 +1,107 @@
+#include "planner.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace hgrid {
+
+Plan make_plan(const Layout &layout, const Histogram *f, const SystemParams &params, double cmin,
+               double cmax)
+{
+  Plan plan;
+  plan.layout = layout;
+  if (f) plan.predicted = evaluate(layout, *f, params);
+  plan.ghost_bounds = ghost_classes(layout, cmin);
+  plan.cmin = cmin;
+  plan.cmax = cmax;
+  return plan;
+}
+
+Layout optimal_layout(const Histogram *f, const SystemParams &params, const PlanSettings &settings,
+                      double cmax)
+{
+  Layout chosen{{cmax}, settings.search};
+  if (f)
+    chosen = best_layout(settings.method, *f, params, settings.search, settings.auto_search,
+                         settings.max_levels)
+                 .layout;
+  chosen.cell_sizes.back() = std::max(chosen.cell_sizes.back(), cmax);
+  return chosen;
+}
+
+std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
+                                const PlanSettings &settings, double cmax)
+{
+  std::vector<double> key = f ? f->weights() : std::vector<double>();
+  if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
+  key.insert(key.end(),
+             {cmax, params.skin, params.packing, params.K, params.storage,
+              double(params.dimension), double(settings.method), double(settings.auto_search),
+              double(settings.search), double(settings.max_levels)});
+  return key;
+}
+
+Layout layout_for_run(const PlanSettings &settings, const Layout &current, double cmax,
+                      const std::function<Layout()> &optimum)
+{
+  if (settings.keep_layout && current.num_levels() > 0 && level_of(current, cmax) >= 0)
+    return current;    // kept across runs and restarts; fix hgrid/tune re-evaluates it
+  if (!settings.cell_sizes.empty()) {
+    Layout user{settings.cell_sizes, settings.search};
+    validate(user, cmax);
+    return user;
+  }
+  return optimum();
+}
+
+bool overflows(const Layout &current, double cmax)
+{
+  return level_of(current, cmax) < 0;
+}
+
+double planned_top(const Layout &current, double cmin, double cmax, const RelevelPolicy &policy)
+{
+  return overflows(current, cmax) ? cmin + (cmax - cmin) * (1.0 + policy.headroom) : cmax;
+}
+
+Decision decide_relevel(const Layout &current, const Layout &optimal, const Histogram *f,
+                        const SystemParams &params, double cmax, const RelevelPolicy &policy)
+{
+  Decision d;
+  const bool overflow = overflows(current, cmax);
+  if (f) {
+    d.cost_optimal = evaluate(optimal, *f, params).total;
+    if (!overflow) d.cost_current = evaluate(current, *f, params).total;
+  }
+  const bool gain =
+      d.cost_current > 0.0 && d.cost_optimal < (1.0 - policy.threshold) * d.cost_current;
+  if (optimal != current && overflow)
+    d.action = Relevel::Overflow;
+  else if (optimal != current && gain)
+    d.action = Relevel::Gain;
+  return d;
+}
+
+std::array<double, 5> KCalibration::products(double checks, double visits, double time)
+{
+  return {checks * checks, checks * visits, visits * visits, time * checks, time * visits};
+}
+
+void KCalibration::add(const std::array<double, 5> &products)
+{
+  for (int k = 0; k < 5; ++k) sums_[k] = kMemory * sums_[k] + products[k];
+}
+
+bool KCalibration::estimate(double &K) const
+{
+  const auto &s = sums_;
+  const double det = s[0] * s[2] - s[1] * s[1];
+  if (!(det > kMinCondition * s[0] * s[2])) return false;
+  const double a = (s[3] * s[2] - s[4] * s[1]) / det;
+  const double b = (s[0] * s[4] - s[1] * s[3]) / det;
+  if (!(a > 0.0 && b > 0.0)) return false;
+  K = std::min(std::max(b / a, kMin), kMax);
+  return true;
+}
+
+}    // namespace hgrid

@@ -1,0 +1,125 @@
+/* hgrid: the plan of a hierarchical grid and the decisions that make it.
+
+   A Plan is everything the builders need: the layout (levels, cell sizes, search
+   direction), the cost model's prediction for it and the ghost size classes.  It is
+   made in one place (the LAMMPS-facing HGridPlanner) from
+     - the all-rank radius histogram and the box (SystemParams: d, nu, skin),
+     - the user's settings (PlanSettings: neighbor keywords, fix hgrid/tune options),
+     - measured build timings (KCalibration: the cell-access cost K of eq. 27),
+   and handed one way to the bins, stencils and pair builders.
+
+   This header holds the pure parts: the optimum and its cache key, the re-level
+   decision of fix hgrid/tune (threshold, headroom) and the K fit. */
+
+#ifndef HGRID_PLANNER_H
+#define HGRID_PLANNER_H
+
+#include "cost_model.h"
+#include "layout.h"
+#include "optimizer.h"
+#include "radius_distribution.h"
+
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace hgrid {
+
+/// What the user asked for: the keywords after `neighbor SKIN hgrid` and, when it is
+/// defined, the options of fix hgrid/tune.
+struct PlanSettings {
+  std::vector<double> cell_sizes;      ///< explicit levels; empty: the cost model's
+  bool auto_search = true;             ///< the model chooses the search direction
+  Search search = Search::BottomUp;    ///< used when !auto_search
+  Method method = Method::Optimal;     ///< how the model places the cell sizes
+  int max_levels = kMaxLevels;
+  double K = kHGridCellAccessCostRatio;    ///< cell access cost per distance check
+  bool keep_layout = false;            ///< keep the current layout across runs while it fits
+};
+
+/// The plan all builders work from.
+struct Plan {
+  Layout layout;
+  Cost predicted;                      ///< model prediction (total 0: no model applies)
+  std::vector<double> ghost_bounds;    ///< ghost size classes, ghost_classes(layout, cmin)
+  double cmin = 0.0, cmax = 0.0;       ///< smallest and largest cutoff diameter planned for
+};
+
+/// \brief Complete a plan for \p layout: the prediction on \p f (none if null) and the
+/// ghost classes from \p cmin.
+[[nodiscard]] Plan make_plan(const Layout &layout, const Histogram *f, const SystemParams &params,
+                             double cmin, double cmax);
+
+/// \brief The model's optimal layout (eq. 27 minimized over levels, sizes and, if
+/// settings.auto_search, the search direction) with a top level of at least \p cmax;
+/// one level of size \p cmax when \p f is null (monodisperse or empty system).
+[[nodiscard]] Layout optimal_layout(const Histogram *f, const SystemParams &params,
+                                    const PlanSettings &settings, double cmax);
+
+/// Everything optimal_layout() depends on, as a cache key.
+[[nodiscard]] std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
+                                              const PlanSettings &settings, double cmax);
+
+/// \brief Layout for a run setup: the current one if settings.keep_layout and it fits
+/// \p cmax, else the explicit levels (validated), else optimum() (called only then).
+/// \throws std::invalid_argument for explicit levels that do not fit.
+[[nodiscard]] Layout layout_for_run(const PlanSettings &settings, const Layout &current,
+                                    double cmax, const std::function<Layout()> &optimum);
+
+/// When fix hgrid/tune replaces the layout during a run.
+struct RelevelPolicy {
+  double threshold = 0.1;    ///< relative predicted gain needed (hysteresis against noise)
+  double headroom = 0.25;    ///< after an overflow the new top exceeds cmax by this much of
+                             ///< the size range, so growing particles do not force a
+                             ///< re-level at every reneighboring
+};
+
+enum class Relevel { None, Overflow, Gain };
+
+struct Decision {
+  Relevel action = Relevel::None;
+  double cost_current = 0.0;    ///< predicted T/N of the current layout (0: it does not fit)
+  double cost_optimal = 0.0;    ///< predicted T/N of the optimum
+};
+
+/// True if a particle of cutoff diameter \p cmax no longer fits the top level.
+[[nodiscard]] bool overflows(const Layout &current, double cmax);
+
+/// \brief The top cutoff diameter the optimum is planned for: \p cmax, or with the
+/// policy's headroom above it when \p current overflows.
+[[nodiscard]] double planned_top(const Layout &current, double cmin, double cmax,
+                                 const RelevelPolicy &policy);
+
+/// \brief Re-level decision: always when \p current overflows (and \p optimal differs),
+/// otherwise only if \p optimal is predicted faster than \p current by more than the
+/// threshold on \p f.
+[[nodiscard]] Decision decide_relevel(const Layout &current, const Layout &optimal,
+                                      const Histogram *f, const SystemParams &params, double cmax,
+                                      const RelevelPolicy &policy);
+
+/// \brief Least-squares fit of measured build times, t = a checks + b visits, with
+/// exponential forgetting; K = b / a (eq. 27's ratio of a cell access to a check).
+class KCalibration {
+ public:
+  /// Weight of the previous sums when a build is added.
+  static constexpr double kMemory = 0.9;
+  /// Accepted range of a fitted K.
+  static constexpr double kMin = 0.01, kMax = 10.0;
+  /// The fit is used only if the samples are this far from collinear.
+  static constexpr double kMinCondition = 1.0e-6;
+
+  /// The products {c c, c v, v v, t c, t v} of one build (summed over ranks by the caller).
+  [[nodiscard]] static std::array<double, 5> products(double checks, double visits, double time);
+  /// Add one build's (rank-summed) products.
+  void add(const std::array<double, 5> &products);
+  /// \brief Fitted K in [kMin, kMax]; false (and \p K unchanged) while the fit is
+  /// ill-conditioned or a coefficient is not positive.
+  bool estimate(double &K) const;
+
+ private:
+  std::array<double, 5> sums_{};
+};
+
+}    // namespace hgrid
+
+#endif
