@@ -38,8 +38,8 @@ struct GridView {
   const LevelView *levels = nullptr;    ///< nlevels views, first_cell set
   const int *level_rows = nullptr;      ///< rows of level h: [level_rows[h], level_rows[h+1])
   const RowOffset *rows = nullptr;      ///< half stencils: the particle's own cell first
-  const int *cell_start = nullptr;      ///< slots of global cell g: [cell_start[g], cell_start[g+1])
-  const int *slots = nullptr;           ///< particle indices sorted by (cell, index)
+  const int *cell_start = nullptr;    ///< slots of global cell g: [cell_start[g], cell_start[g+1])
+  const int *slots = nullptr;         ///< particle indices sorted by (cell, index)
 
   [[nodiscard]] HGRID_INLINE int level_of_cell(int g) const
   {
@@ -83,6 +83,7 @@ template <bool HALF, bool NEWTON> struct PairSearch {
   }
 
   /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
+  /// Half lists with newton on filter the first row (i's own cell) only.
   template <class Atoms, class Visit>
   static HGRID_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
                                       int ilevel, SearchCounters &count, Visit &visit)
@@ -92,9 +93,10 @@ template <bool HALF, bool NEWTON> struct PairSearch {
       const int c0 = icell + g.rows[k].offset;
       const int end = g.cell_start[c0 + g.rows[k].ncells];
       count.cells_visited += g.rows[k].ncells;
+      const bool filtered = !(HALF && NEWTON) || k == first;
       for (int s = g.cell_start[c0]; s < end; ++s) {
         const int j = g.slots[s];
-        if (same_level_skips(q, j, k == first)) continue;
+        if (filtered && same_level_skips(q, j)) continue;
         test(q, j, count, visit);
       }
     }
@@ -103,8 +105,8 @@ template <bool HALF, bool NEWTON> struct PairSearch {
   /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells.
   template <class Atoms, class Visit>
   static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
-                                       const LevelView &lv, bool ghosts_only,
-                                       SearchCounters &count, Visit &visit)
+                                       const LevelView &lv, bool ghosts_only, SearchCounters &count,
+                                       Visit &visit)
   {
     const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
     if (r.empty()) return;
@@ -122,14 +124,13 @@ template <bool HALF, bool NEWTON> struct PairSearch {
       }
   }
 
-  /// Same-level pairs a list variant does not store from i: i itself; for half lists
-  /// owned j <= i; with newton on, ghosts in i's own cell "below" i (NPairBin's rule).
-  template <class Atoms>
-  static HGRID_INLINE bool same_level_skips(const Query<Atoms> &q, int j, bool own_cell)
+  /// Same-level partners a list variant does not store from i: i itself; for half
+  /// lists owned j <= i; with newton on (i's own cell only) also ghosts "below" i
+  /// (NPairBin's rule).
+  template <class Atoms> static HGRID_INLINE bool same_level_skips(const Query<Atoms> &q, int j)
   {
     if (!HALF) return j == q.i;
-    if (!NEWTON || j < q.nlocal) return (!NEWTON || own_cell) && j <= q.i;
-    if (!own_cell) return false;
+    if (!NEWTON || j < q.nlocal) return j <= q.i;
     const double zj = q.atoms.pos(j, 2), yj = q.atoms.pos(j, 1), xj = q.atoms.pos(j, 0);
     if (zj != q.xi[2]) return zj < q.xi[2];
     if (yj != q.xi[1]) return yj < q.xi[1];
@@ -138,8 +139,7 @@ template <bool HALF, bool NEWTON> struct PairSearch {
 
   /// Distance check of (i, j): visit j if within r_i + r_j + skin.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count,
-                                Visit &visit)
+  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count, Visit &visit)
   {
     ++count.distance_checks;
     const double delx = q.xi[0] - q.atoms.pos(j, 0);
