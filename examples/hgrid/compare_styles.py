@@ -33,7 +33,8 @@ def parse_log(text):
 
 def run(args, style):
     log = os.path.join(args.workdir, "log.%s" % style)
-    cmd = [args.lmp, "-in", args.input, "-var", "style", style, "-log", log, "-screen", "none"]
+    cmd = [args.lmp, "-in", os.path.abspath(args.input), "-var", "style", style, "-log", log,
+           "-screen", "none"]
     for name, value in args.var:
         cmd += ["-var", name, value]
     if args.np > 1:

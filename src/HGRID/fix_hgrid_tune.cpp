@@ -133,9 +133,10 @@ void FixHGridTune::setup_pre_neighbor()
   const hgrid::Layout &now = planner->plan().layout;
   if (has_layout && now.num_levels() > 0 && now != layout) {
     if (comm->me == 0)
-      utils::logmesg(lmp, "hgrid/tune: step {} re-level at run setup (particle exceeds top level "
-                     "{:.4g}): {} level(s), top {:.4g}\n", update->ntimestep, layout.top(),
-                     now.num_levels(), now.top());
+      utils::logmesg(lmp,
+                     "hgrid/tune: step {} re-level at run setup (particle exceeds top level "
+                     "{:.4g}): {} level(s), top {:.4g}\n",
+                     update->ntimestep, layout.top(), now.num_levels(), now.top());
     nrelevel++;
   }
   tune(1);
@@ -182,10 +183,11 @@ void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision 
   std::string sfrom, sto;
   for (double s : from.cell_sizes) sfrom += fmt::format(" {:.4g}", s);
   for (double s : to.cell_sizes) sto += fmt::format(" {:.4g}", s);
-  utils::logmesg(lmp, "hgrid/tune: step {} re-level ({}): {} level(s){} {} -> {} level(s){} {}"
-                 " (predicted T/N {} -> {:.4g})\n", update->ntimestep,
-                 overflow ? "particle exceeds top level" : "predicted gain", from.num_levels(),
-                 sfrom, hgrid::search_name(from.search), to.num_levels(), sto,
+  utils::logmesg(lmp,
+                 "hgrid/tune: step {} re-level ({}): {} level(s){} {} -> {} level(s){} {}"
+                 " (predicted T/N {} -> {:.4g})\n",
+                 update->ntimestep, overflow ? "particle exceeds top level" : "predicted gain",
+                 from.num_levels(), sfrom, hgrid::search_name(from.search), to.num_levels(), sto,
                  hgrid::search_name(to.search),
                  overflow ? std::string("n/a") : fmt::format("{:.4g}", decision.cost_current),
                  decision.cost_optimal);
@@ -199,9 +201,8 @@ void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision 
 void FixHGridTune::calibrate_k()
 {
   const hgrid::SearchCounters &c = planner->last_build();
-  const auto local = hgrid::KCalibration::products((double) c.distance_checks,
-                                                   (double) c.cells_visited,
-                                                   planner->last_build_time());
+  const auto local = hgrid::KCalibration::products(
+      (double) c.distance_checks, (double) c.cells_visited, planner->last_build_time());
   std::array<double, 5> sums{};
   MPI_Allreduce(local.data(), sums.data(), 5, MPI_DOUBLE, MPI_SUM, world);
   kfit.add(sums);

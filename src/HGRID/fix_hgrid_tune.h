@@ -50,8 +50,8 @@ class FixHGridTune : public Fix {
   hgrid::RelevelPolicy policy;
   hgrid::KCalibration kfit;
   int nevery, k_auto, verbose;
-  int has_layout;                  // 1 once a layout was applied or read from a restart
-  hgrid::Layout layout;            // last layout applied
+  int has_layout;          // 1 once a layout was applied or read from a restart
+  hgrid::Layout layout;    // last layout applied
   bigint last_tune;
   int nrelevel;
   double cost_current, cost_optimal;    // predicted T/N at the last evaluation

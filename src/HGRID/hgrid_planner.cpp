@@ -81,8 +81,9 @@ void HGridPlanner::setup_run()
   const auto f = radius_histogram(cmin, cmax, params);
   hgrid::Layout chosen;
   try {
-    chosen = hgrid::layout_for_run(settings(), current.layout, cmax,
-                                   [&] { return optimum(f.get(), params, cmax); });
+    chosen = hgrid::layout_for_run(settings(), current.layout, cmax, [&] {
+      return optimum(f.get(), params, cmax);
+    });
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
   }
@@ -249,7 +250,7 @@ void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
 ------------------------------------------------------------------------- */
 
 std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax,
-                                                                  hgrid::SystemParams &params)
+                                                                 hgrid::SystemParams &params)
 {
   const double rmin = 0.5 * (cmin - skin_), rmax = 0.5 * (cmax - skin_);
   const int dim = domain->dimension;
@@ -312,8 +313,8 @@ hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::Syst
 void HGridPlanner::choose_comm_mode()
 {
   if (comm->mode_user) return;
-  const int mode =
-      (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI : Comm::SINGLE;
+  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI
+                                                                        : Comm::SINGLE;
   if (mode != auto_mode) logged = 0;    // log the change
   comm->mode = auto_mode = mode;
 }
@@ -363,8 +364,8 @@ void HGridPlanner::publish_collections()
   for (int i = 0; i < n; i++) {
     // the largest 2r of class i (with level_of()'s round-off); an atom that outgrew
     // the top level is in the top collection until re-leveled
-    neighbor->collection2cut[i] =
-        (i == n - 1) ? UNBOUNDED : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin_;
+    neighbor->collection2cut[i] = (i == n - 1) ? UNBOUNDED
+                                               : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin_;
     for (int j = 0; j < n; j++) {
       const double reach = MAX(0.5 * (bounds[i] + bounds[j]), floor);
       neighbor->cutcollectionsq[i][j] = reach * reach;
@@ -390,8 +391,8 @@ void HGridPlanner::log_plan(const hgrid::Histogram *f, const hgrid::SystemParams
                    single / current.predicted.total);
   }
   utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
-                 layout.num_levels(), hgrid::search_name(layout.search), current.cmin,
-                 current.cmax, hgrid::describe(layout));
+                 layout.num_levels(), hgrid::search_name(layout.search), current.cmin, current.cmax,
+                 hgrid::describe(layout));
   utils::logmesg(lmp, "HGrid ghost cutoffs: {}\n", ghost_cutoffs_description());
 }
 

@@ -66,15 +66,15 @@ class HGridPlanner : protected Pointers {
   double cells_per_atom();
 
  private:
-  hgrid::PlanSettings user;                 // from the neighbor command's keywords
-  std::vector<std::string> user_words;      // the words user was parsed from
-  int user_search;                          // 1 if the neighbor command gave the search
-  int tuned;                                // 1 while fix hgrid/tune gives settings
+  hgrid::PlanSettings user;               // from the neighbor command's keywords
+  std::vector<std::string> user_words;    // the words user was parsed from
+  int user_search;                        // 1 if the neighbor command gave the search
+  int tuned;                              // 1 while fix hgrid/tune gives settings
   hgrid::PlanSettings tuning;
   double skin_;
   hgrid::Plan current;
-  int auto_mode;       // comm mode this class chose last, -1 if none
-  int logged;          // 1 once the current plan was logged
+  int auto_mode;    // comm mode this class chose last, -1 if none
+  int logged;       // 1 once the current plan was logged
   std::vector<double> optimum_key;
   hgrid::Layout optimum_result;
   hgrid::SearchCounters counters;
@@ -88,8 +88,7 @@ class HGridPlanner : protected Pointers {
   void cutoff_diameter_range(double &cmin, double &cmax);
   std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
                                                      hgrid::SystemParams &params);
-  hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                        double cmax);
+  hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params, double cmax);
   void choose_comm_mode();
   bool other_binned_lists() const;
   void publish_collections();

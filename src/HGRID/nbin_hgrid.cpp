@@ -38,8 +38,7 @@ static const char cite_neigh_hgrid[] =
 
 /* ---------------------------------------------------------------------- */
 
-NBinHGrid::NBinHGrid(LAMMPS *lmp) :
-    NBin(lmp), atom2cell(nullptr), planner(HGridPlanner::get(lmp))
+NBinHGrid::NBinHGrid(LAMMPS *lmp) : NBin(lmp), atom2cell(nullptr), planner(HGridPlanner::get(lmp))
 {
   if (lmp->citeme) lmp->citeme->add(cite_neigh_hgrid);
   planner->attach_bins(this);

@@ -28,9 +28,10 @@ NBinStyle(hgrid,
 
 namespace LAMMPS_NS {
 
-/* Binning for "neighbor SKIN hgrid": every atom (owned and ghost) is put on the
-   level of the hierarchical grid whose cell fits its cutoff diameter 2*r + skin,
-   and into that level's cell.  The levels come from the plan (HGridPlanner, made
+/* Binning for "neighbor SKIN hgrid": every owned atom, and every ghost inside its
+   level's window (and in the include group), is put on the level of the
+   hierarchical grid whose cell fits its cutoff diameter 2*r + skin, and into that
+   level's cell.  The levels come from the plan (HGridPlanner, made
    at run setup in copy_neighbor_info() and by fix hgrid/tune); this class only
    sizes each level's window of cells (setup_bins) and assigns atoms to cells
    (bin_atoms, a counting sort: libhgrid/cell_lists.h). */

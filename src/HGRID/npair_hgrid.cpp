@@ -105,8 +105,8 @@ bool NPairHGridBase::neighbor_word(const Row &row, int j, double delx, double de
     which = find_special(atom->special[i], atom->nspecial[i], atom->tag[j]);
   else if (row.imol >= 0 && atom->avec->onemols[row.imol]->special) {
     Molecule *mol = atom->avec->onemols[row.imol];
-    which = find_special(mol->special[row.iatom], mol->nspecial[row.iatom],
-                         atom->tag[j] - row.tagprev);
+    which =
+        find_special(mol->special[row.iatom], mol->nspecial[row.iatom], atom->tag[j] - row.tagprev);
   }
   if (which == 0 || domain->minimum_image_check(delx, dely, delz)) return true;
   if (which < 0) return false;
@@ -145,7 +145,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
         neighptr[n++] = word;
     };
     hgrid::PairSearch<HALF, NEWTON>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin, count,
-                                                visit);
+                                               visit);
     list->ilist[inum++] = i;
     list->firstneigh[i] = neighptr;
     list->numneigh[i] = n;

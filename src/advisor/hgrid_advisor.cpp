@@ -39,8 +39,8 @@ const char usage[] =
     "  --png FILE      plot it (needs python3 with matplotlib)\n";
 
 struct Options {
-  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0, K = kHGridCellAccessCostRatio,
-         Ks = kCellStorageCostRatio;
+  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0,
+         K = kHGridCellAccessCostRatio, Ks = kCellStorageCostRatio;
   int dim = 3, maxlevels = 30, sub = kSingleLevelSubdivisions;
   std::string radii, search = "auto", csv, png;
 };
@@ -56,21 +56,36 @@ Options parse(int argc, char **argv)
     }
     if (i + 1 >= argc) throw std::invalid_argument("missing value for " + key);
     const std::string value = argv[++i];
-    if (key == "--alpha") o.alpha = std::stod(value);
-    else if (key == "--omega") o.omega = std::stod(value);
-    else if (key == "--rmin") o.rmin = std::stod(value);
-    else if (key == "--radii") o.radii = value;
-    else if (key == "--nu") o.nu = std::stod(value);
-    else if (key == "--dim") o.dim = std::stoi(value);
-    else if (key == "--skin") o.skin = std::stod(value);
-    else if (key == "--K") o.K = std::stod(value);
-    else if (key == "--Ks") o.Ks = std::stod(value);
-    else if (key == "--sub") o.sub = std::stoi(value);
-    else if (key == "--search") o.search = value;
-    else if (key == "--maxlevels") o.maxlevels = std::stoi(value);
-    else if (key == "--csv") o.csv = value;
-    else if (key == "--png") o.png = value;
-    else throw std::invalid_argument("unknown option " + key);
+    if (key == "--alpha")
+      o.alpha = std::stod(value);
+    else if (key == "--omega")
+      o.omega = std::stod(value);
+    else if (key == "--rmin")
+      o.rmin = std::stod(value);
+    else if (key == "--radii")
+      o.radii = value;
+    else if (key == "--nu")
+      o.nu = std::stod(value);
+    else if (key == "--dim")
+      o.dim = std::stoi(value);
+    else if (key == "--skin")
+      o.skin = std::stod(value);
+    else if (key == "--K")
+      o.K = std::stod(value);
+    else if (key == "--Ks")
+      o.Ks = std::stod(value);
+    else if (key == "--sub")
+      o.sub = std::stoi(value);
+    else if (key == "--search")
+      o.search = value;
+    else if (key == "--maxlevels")
+      o.maxlevels = std::stoi(value);
+    else if (key == "--csv")
+      o.csv = value;
+    else if (key == "--png")
+      o.png = value;
+    else
+      throw std::invalid_argument("unknown option " + key);
   }
   if (o.search != "auto") (void) search_from_name(o.search);    // throws for a bad name
   if (o.maxlevels < 1 || o.maxlevels > kMaxLevels)
@@ -142,7 +157,8 @@ int main(int argc, char **argv)
       write_table(table, *f, p, best.layout.search);
       std::printf("wrote %s\n", table.csv.c_str());
       if (!o.png.empty()) {
-        const std::string title = "d=" + std::to_string(o.dim) + " nu=" + std::to_string(o.nu).substr(0, 4) +
+        const std::string title = "d=" + std::to_string(o.dim) +
+            " nu=" + std::to_string(o.nu).substr(0, 4) +
             (o.radii.empty() ? " alpha=" + std::to_string(o.alpha).substr(0, 5) +
                      " omega=" + std::to_string(o.omega).substr(0, 6)
                              : " radii from " + o.radii) +

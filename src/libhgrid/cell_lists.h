@@ -44,10 +44,7 @@ class CellLists {
   /// First slot of every global cell and, last, the total: num_cells() + 1 entries.
   [[nodiscard]] const int *starts() const { return start_.data(); }
   /// Number of particles on level \p h in the last build.
-  [[nodiscard]] int level_count(int h) const
-  {
-    return start_[offset_[h + 1]] - start_[offset_[h]];
-  }
+  [[nodiscard]] int level_count(int h) const { return start_[offset_[h + 1]] - start_[offset_[h]]; }
 
   [[nodiscard]] int num_levels() const { return static_cast<int>(offset_.size()) - 1; }
   /// Number of cells of all levels.

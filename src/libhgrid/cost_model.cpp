@@ -8,52 +8,52 @@
 namespace hgrid {
 
 namespace {
-constexpr double PI = 3.14159265358979323846;
+  constexpr double PI = 3.14159265358979323846;
 
-double binomial(int n, int k)
-{
-  double c = 1.0;
-  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
-  return c;
-}
+  double binomial(int n, int k)
+  {
+    double c = 1.0;
+    for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
+    return c;
+  }
 
-// int over cutoff radii rho in (lo, hi] of rho^k f, with rho = r + sigma
-double cutoff_moment(const RadiusDistribution &f, int k, double sigma, double lo, double hi)
-{
-  double sum = 0.0;
-  for (int i = 0; i <= k; ++i)
-    sum += binomial(k, i) * std::pow(sigma, k - i) * f.moment(i, lo - sigma, hi - sigma);
-  return sum;
-}
+  // int over cutoff radii rho in (lo, hi] of rho^k f, with rho = r + sigma
+  double cutoff_moment(const RadiusDistribution &f, int k, double sigma, double lo, double hi)
+  {
+    double sum = 0.0;
+    for (int i = 0; i <= k; ++i)
+      sum += binomial(k, i) * std::pow(sigma, k - i) * f.moment(i, lo - sigma, hi - sigma);
+    return sum;
+  }
 
-// V_d, the volume of the unit d-sphere (eq. 6)
-double unit_sphere_volume(int d)
-{
-  return d == 2 ? PI : 4.0 / 3.0 * PI;
-}
+  // V_d, the volume of the unit d-sphere (eq. 6)
+  double unit_sphere_volume(int d)
+  {
+    return d == 2 ? PI : 4.0 / 3.0 * PI;
+  }
 
-void check(const SystemParams &p)
-{
-  if (p.dimension != 2 && p.dimension != 3)
-    throw std::invalid_argument("dimension must be 2 or 3");
-  if (!(p.packing > 0.0) || !std::isfinite(p.packing))
-    throw std::invalid_argument("packing fraction must be positive");
-  if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
-  if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
-  if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
-  if (p.single_level_subdivisions < 1)
-    throw std::invalid_argument("single-level subdivisions must be >= 1");
-}
+  void check(const SystemParams &p)
+  {
+    if (p.dimension != 2 && p.dimension != 3)
+      throw std::invalid_argument("dimension must be 2 or 3");
+    if (!(p.packing > 0.0) || !std::isfinite(p.packing))
+      throw std::invalid_argument("packing fraction must be positive");
+    if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
+    if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
+    if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
+    if (p.single_level_subdivisions < 1)
+      throw std::invalid_argument("single-level subdivisions must be >= 1");
+  }
 
-// cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
-double level_lo(const Layout &layout, int h)
-{
-  return h == 0 ? 0.0 : 0.5 * layout.cell_sizes[h - 1];
-}
-double level_hi(const Layout &layout, int h)
-{
-  return 0.5 * layout.cell_sizes[h];
-}
+  // cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
+  double level_lo(const Layout &layout, int h)
+  {
+    return h == 0 ? 0.0 : 0.5 * layout.cell_sizes[h - 1];
+  }
+  double level_hi(const Layout &layout, int h)
+  {
+    return 0.5 * layout.cell_sizes[h];
+  }
 }    // namespace
 
 int half_stencil_neighbors(int dimension)

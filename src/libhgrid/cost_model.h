@@ -59,11 +59,11 @@ constexpr double kCellStorageCostRatio = 0.1;
 
 /// The system the model describes, besides its radius distribution.
 struct SystemParams {
-  int dimension = 3;                      ///< d = 2 or 3
-  double packing = 0.5;                   ///< volume (area) fraction nu of the particles
-  double skin = 0.0;                      ///< neighbor skin, added to every cutoff diameter
-  double K = kHGridCellAccessCostRatio;   ///< cell access cost per distance check
-  double storage = kCellStorageCostRatio; ///< K_s, cost of one stored cell per build
+  int dimension = 3;                         ///< d = 2 or 3
+  double packing = 0.5;                      ///< volume (area) fraction nu of the particles
+  double skin = 0.0;                         ///< neighbor skin, added to every cutoff diameter
+  double K = kHGridCellAccessCostRatio;      ///< cell access cost per distance check
+  double storage = kCellStorageCostRatio;    ///< K_s, cost of one stored cell per build
   /// k of a one-level grid, split into k^d sub-cells (hgrid: subdivisions_of; the
   /// paper's model: 1)
   int single_level_subdivisions = kSingleLevelSubdivisions;

@@ -46,8 +46,8 @@ LevelGrid::LevelGrid(double cell_size, const Box &box, const std::array<double, 
     ncells *= v_.wn[d];
   }
   if (ncells > static_cast<double>(INT_MAX / 2))
-    throw std::invalid_argument("too many cells (" + std::to_string(ncells) +
-                                ") for cell size " + std::to_string(cell_size));
+    throw std::invalid_argument("too many cells (" + std::to_string(ncells) + ") for cell size " +
+                                std::to_string(cell_size));
 }
 
 std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,

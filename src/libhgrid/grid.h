@@ -52,10 +52,10 @@ constexpr double kCellSafety = 1.0e-10;
 struct LevelView {
   int dimension = 3;
   int first_cell = 0;
-  double size = 0.0;                        ///< level size s (not the cell edge)
+  double size = 0.0;    ///< level size s (not the cell edge)
   double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   double edge[3] = {1, 1, 1}, inv[3] = {1, 1, 1};
-  int nglobal[3] = {1, 1, 1};               ///< cells filling the box
+  int nglobal[3] = {1, 1, 1};                   ///< cells filling the box
   int wlo[3] = {0, 0, 0}, wn[3] = {1, 1, 1};    ///< first global cell and size of the window
 
   /// Global cell coordinate of position \p x along dimension \p d (monotone in x).

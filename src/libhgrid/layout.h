@@ -19,8 +19,8 @@ namespace hgrid {
 
 /// Direction of the cross-level search (paper Sect. 2.2).
 enum class Search {
-  TopDown,     ///< a particle searches the levels below its own (smaller particles)
-  BottomUp     ///< a particle searches the levels above its own (larger particles)
+  TopDown,    ///< a particle searches the levels below its own (smaller particles)
+  BottomUp    ///< a particle searches the levels above its own (larger particles)
 };
 
 /// Relative tolerance used when comparing cutoff diameters with cell sizes, so that
@@ -29,8 +29,8 @@ constexpr double kSizeTolerance = 1.0e-12;
 
 /// The number of levels and the cell sizes of a hierarchical grid.
 struct Layout {
-  std::vector<double> cell_sizes;    ///< s_h, strictly increasing, in length units
-  Search search = Search::BottomUp;  ///< cross-level search direction
+  std::vector<double> cell_sizes;      ///< s_h, strictly increasing, in length units
+  Search search = Search::BottomUp;    ///< cross-level search direction
 
   [[nodiscard]] int num_levels() const { return static_cast<int>(cell_sizes.size()); }
   [[nodiscard]] double top() const { return cell_sizes.back(); }
@@ -63,16 +63,19 @@ constexpr int kSingleLevelSubdivisions = 2;
   return layout.num_levels() == 1 ? kSingleLevelSubdivisions : 1;
 }
 
-/// Ratio of consecutive ghost size classes: a particle of cutoff diameter c is sent
-/// as a ghost out to (b + s_L)/2 with its class bound b < kGhostClassRatio * c, at most
-/// 12.5 % of c beyond the reach (c + c_max)/2 of any pair it can be in.
+/// Largest ratio of consecutive ghost size classes: a particle of cutoff diameter c is
+/// sent as a ghost out to (b + s_L)/2 with its class bound b < kGhostClassRatio * c,
+/// at most 12.5 % of c beyond (c + s_L)/2, the farthest a particle of the top level
+/// can reach it (while the class count is below kMaxGhostClasses).
 constexpr double kGhostClassRatio = 1.25;
-/// Upper limit on the number of ghost size classes (the smallest classes widen).
+/// Upper limit on the number of ghost size classes: for a size range above
+/// kGhostClassRatio^31 (~1000) all classes widen equally.
 constexpr int kMaxGhostClasses = 32;
 
 /// \brief Upper cutoff-diameter bounds of the size classes in which particles are
-/// communicated as ghosts: b_0 = \p cmin, b_k = kGhostClassRatio * b_{k-1}, the last
-/// one the top level.  A particle of class k is needed as a ghost at most
+/// communicated as ghosts: b_k = cmin q^k, equal steps in log size with the fewest
+/// steps q <= kGhostClassRatio (at most kMaxGhostClasses classes), the last bound the
+/// top level.  A particle of class k is needed as a ghost at most
 /// (b_k + s_L)/2 away.  Independent of the levels: the search needs ghosts only
 /// within r_i + r_j + skin of owned particles, wherever they are binned.
 [[nodiscard]] std::vector<double> ghost_classes(const Layout &layout, double cmin);

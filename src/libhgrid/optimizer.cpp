@@ -8,88 +8,94 @@ namespace hgrid {
 
 namespace {
 
-// levels beyond the best one tried before the search over L stops
-constexpr int kLevelPatience = 6;
-// golden-section steps per coordinate and coordinate-descent sweeps
-constexpr int kGoldenSteps = 30;
-constexpr int kMaxSweeps = 200;
-// sweeps stop when T improved by less than this (relative)
-constexpr double kSweepTolerance = 1e-8;
-// the optimal layout is searched within this many levels of the constant-ratio optimum
-constexpr int kOptimalLevelWindow = 3;
-constexpr double kBisectionSteps = 200;
-// relative gap kept between neighbouring optimized sizes (strictly increasing)
-constexpr double kMinSizeGap = 1e-9;
-// an extra level must lower T by this relative amount to be chosen
-constexpr double kLevelGainTolerance = 1e-6;
-// cutoff diameters closer than this (relative) count as one size
-constexpr double kMonodisperseTolerance = 1e-6;
+  // levels beyond the best one tried before the search over L stops
+  constexpr int kLevelPatience = 6;
+  // golden-section steps per coordinate and coordinate-descent sweeps
+  constexpr int kGoldenSteps = 30;
+  constexpr int kMaxSweeps = 200;
+  // sweeps stop when T improved by less than this (relative)
+  constexpr double kSweepTolerance = 1e-8;
+  // the optimal layout is searched within this many levels of the constant-ratio optimum
+  constexpr int kOptimalLevelWindow = 3;
+  constexpr double kBisectionSteps = 200;
+  // relative gap kept between neighbouring optimized sizes (strictly increasing)
+  constexpr double kMinSizeGap = 1e-9;
+  // an extra level must lower T by this relative amount to be chosen
+  constexpr double kLevelGainTolerance = 1e-6;
+  // cutoff diameters closer than this (relative) count as one size
+  constexpr double kMonodisperseTolerance = 1e-6;
 
-Layout linear(int L, double s0, double sL)
-{
-  Layout layout;
-  for (int h = 1; h < L; ++h) layout.cell_sizes.push_back(s0 + h * (sL - s0) / L);
-  layout.cell_sizes.push_back(sL);
-  return layout;
-}
-
-Layout exponential(int L, double s0, double sL)
-{
-  Layout layout;
-  for (int h = 1; h < L; ++h) layout.cell_sizes.push_back(s0 * std::pow(sL / s0, double(h) / L));
-  layout.cell_sizes.push_back(sL);
-  return layout;
-}
-
-// eqs. (37)-(38): sizes with m_{h+1} = q m_h, by bisection on m_1
-Layout constant_ratio(int L, double q, double s0, double sL, const RadiusDistribution &f,
-                      const SystemParams &p)
-{
-  auto m = [&](double lo, double hi) { return particles_per_cell(lo, hi, f, p); };
-  // sizes s_1..s_{L-1} for m_1 = mu; residual m_L - q^{L-1} mu (< 0: mu too large)
-  auto chain = [&](double mu, std::vector<double> &s) {
-    s.clear();
-    double lo = s0, target = mu;
-    for (int h = 0; h < L - 1; ++h) {
-      if (m(lo, sL) < target) return -1.0;
-      double a = lo, b = sL;
-      for (int it = 0; it < kBisectionSteps && b - a > 1e-14 * sL; ++it) {
-        const double mid = 0.5 * (a + b);
-        (m(lo, mid) < target ? a : b) = mid;
-      }
-      s.push_back(b);
-      lo = b;
-      target *= q;
-    }
-    return m(lo, sL) - target;
-  };
-  std::vector<double> sizes;
-  double lo = -60.0, hi = 30.0;    // log(mu)
-  for (int it = 0; it < kBisectionSteps && hi - lo > 1e-13; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (chain(std::exp(mid), sizes) < 0.0 ? hi : lo) = mid;
+  Layout linear(int L, double s0, double sL)
+  {
+    Layout layout;
+    for (int h = 1; h < L; ++h) layout.cell_sizes.push_back(s0 + h * (sL - s0) / L);
+    layout.cell_sizes.push_back(sL);
+    return layout;
   }
-  chain(std::exp(lo), sizes);
-  Layout layout;
-  layout.cell_sizes = sizes;
-  layout.cell_sizes.push_back(sL);
-  return layout;
-}
 
-double total(const Layout &layout, const RadiusDistribution &f, const SystemParams &p)
-{
-  return evaluate(layout, f, p).total;
-}
+  Layout exponential(int L, double s0, double sL)
+  {
+    Layout layout;
+    for (int h = 1; h < L; ++h) layout.cell_sizes.push_back(s0 * std::pow(sL / s0, double(h) / L));
+    layout.cell_sizes.push_back(sL);
+    return layout;
+  }
+
+  // eqs. (37)-(38): sizes with m_{h+1} = q m_h, by bisection on m_1
+  Layout constant_ratio(int L, double q, double s0, double sL, const RadiusDistribution &f,
+                        const SystemParams &p)
+  {
+    auto m = [&](double lo, double hi) {
+      return particles_per_cell(lo, hi, f, p);
+    };
+    // sizes s_1..s_{L-1} for m_1 = mu; residual m_L - q^{L-1} mu (< 0: mu too large)
+    auto chain = [&](double mu, std::vector<double> &s) {
+      s.clear();
+      double lo = s0, target = mu;
+      for (int h = 0; h < L - 1; ++h) {
+        if (m(lo, sL) < target) return -1.0;
+        double a = lo, b = sL;
+        for (int it = 0; it < kBisectionSteps && b - a > 1e-14 * sL; ++it) {
+          const double mid = 0.5 * (a + b);
+          (m(lo, mid) < target ? a : b) = mid;
+        }
+        s.push_back(b);
+        lo = b;
+        target *= q;
+      }
+      return m(lo, sL) - target;
+    };
+    std::vector<double> sizes;
+    double lo = -60.0, hi = 30.0;    // log(mu)
+    for (int it = 0; it < kBisectionSteps && hi - lo > 1e-13; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (chain(std::exp(mid), sizes) < 0.0 ? hi : lo) = mid;
+    }
+    chain(std::exp(lo), sizes);
+    Layout layout;
+    layout.cell_sizes = sizes;
+    layout.cell_sizes.push_back(sL);
+    return layout;
+  }
+
+  double total(const Layout &layout, const RadiusDistribution &f, const SystemParams &p)
+  {
+    return evaluate(layout, f, p).total;
+  }
 
 }    // namespace
 
 const char *method_name(Method method)
 {
   switch (method) {
-    case Method::Linear: return "linear";
-    case Method::Exponential: return "exponential";
-    case Method::ConstantRatio: return "constant";
-    case Method::Optimal: return "optimal";
+    case Method::Linear:
+      return "linear";
+    case Method::Exponential:
+      return "exponential";
+    case Method::ConstantRatio:
+      return "constant";
+    case Method::Optimal:
+      return "optimal";
   }
   return "unknown";
 }
@@ -137,7 +143,8 @@ Layout optimize_sizes(const Layout &start, const RadiusDistribution &f, const Sy
     const double sweep_start = best_cost;
     for (int h = 0; h < L - 1; ++h) {
       // golden section in log s_h between the neighbouring sizes
-      const double lo0 = std::log(h == 0 ? std::min(s0, best.cell_sizes[0]) : best.cell_sizes[h - 1]);
+      const double lo0 =
+          std::log(h == 0 ? std::min(s0, best.cell_sizes[0]) : best.cell_sizes[h - 1]);
       const double hi0 = std::log(best.cell_sizes[h + 1]);
       Layout trial = best;
       auto cost_at = [&](double u) {
@@ -182,8 +189,8 @@ Choice best_layout(Method method, const RadiusDistribution &f, const SystemParam
     // the optimal sizes are sought near the constant-ratio optimum (cheap, close)
     int first = 1, last = max_levels;
     if (method == Method::Optimal) {
-      const int Lc = best_layout(Method::ConstantRatio, f, params, s, false, max_levels)
-                         .layout.num_levels();
+      const int Lc =
+          best_layout(Method::ConstantRatio, f, params, s, false, max_levels).layout.num_levels();
       first = std::max(1, Lc - kOptimalLevelWindow);
       last = std::min(max_levels, Lc + kOptimalLevelWindow);
     }

@@ -34,7 +34,7 @@ struct PlanSettings {
   Method method = Method::Optimal;     ///< how the model places the cell sizes
   int max_levels = kMaxLevels;
   double K = kHGridCellAccessCostRatio;    ///< cell access cost per distance check
-  bool keep_layout = false;            ///< keep the current layout across runs while it fits
+  bool keep_layout = false;                ///< keep the current layout across runs while it fits
 };
 
 /// The plan all builders work from.

@@ -7,18 +7,18 @@
 namespace hgrid {
 
 namespace {
-// int_lo^hi r^p dr for lo <= hi, p real (log for p = -1)
-double power_integral(double p, double lo, double hi)
-{
-  if (hi <= lo) return 0.0;
-  if (std::fabs(p + 1.0) < 1e-12) return std::log(hi / lo);
-  return (std::pow(hi, p + 1.0) - std::pow(lo, p + 1.0)) / (p + 1.0);
-}
+  // int_lo^hi r^p dr for lo <= hi, p real (log for p = -1)
+  double power_integral(double p, double lo, double hi)
+  {
+    if (hi <= lo) return 0.0;
+    if (std::fabs(p + 1.0) < 1e-12) return std::log(hi / lo);
+    return (std::pow(hi, p + 1.0) - std::pow(lo, p + 1.0)) / (p + 1.0);
+  }
 
-void check_power(int k)
-{
-  if (k < 0 || k > kMaxMoment) throw std::invalid_argument("moment order must be 0..3");
-}
+  void check_power(int k)
+  {
+    if (k < 0 || k > kMaxMoment) throw std::invalid_argument("moment order must be 0..3");
+  }
 }    // namespace
 
 PowerLaw::PowerLaw(double alpha, double r_min, double r_max) :

@@ -8,8 +8,8 @@
 #include "library.h"
 #include "neigh_list.h"
 #include "neighbor.h"
-#include "pair.h"
 #include "npair_hgrid.h"
+#include "pair.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -27,11 +27,13 @@ static constexpr double PI = 3.14159265358979323846;
 std::string describe(const SystemSpec &s)
 {
   std::ostringstream out;
-  out << s.dimension << "d " << (s.periodic ? "periodic" : s.shrinkwrap ? "shrink-wrapped" : "fixed")
-      << " newton "
-      << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
-      << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor "
-      << s.skin << " " << s.neighbor << (s.comm_mode.empty() ? "" : " + comm_modify mode " + s.comm_mode);
+  out << s.dimension << "d "
+      << (s.periodic         ? "periodic"
+              : s.shrinkwrap ? "shrink-wrapped"
+                             : "fixed")
+      << " newton " << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
+      << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor " << s.skin
+      << " " << s.neighbor << (s.comm_mode.empty() ? "" : " + comm_modify mode " + s.comm_mode);
   return out.str();
 }
 
@@ -75,16 +77,20 @@ static double box_length(const SystemSpec &spec)
 void create_system(LAMMPS *lmp, const SystemSpec &spec)
 {
   const double length = box_length(spec);
-  auto cmd = [lmp](const std::string &line) { lmp->input->one(line); };
+  auto cmd = [lmp](const std::string &line) {
+    lmp->input->one(line);
+  };
   if (spec.dimension == 2) cmd("dimension 2");
   cmd("atom_style sphere 1");    // dynamic radius: fix adapt may change it
   const std::string np = spec.shrinkwrap ? "s" : "f";
-  cmd("boundary " + (spec.periodic ? std::string("p p p")
-                                   : np + " " + np + " " + (spec.dimension == 2 ? "p" : np)));
+  cmd("boundary " +
+      (spec.periodic ? std::string("p p p")
+                     : np + " " + np + " " + (spec.dimension == 2 ? "p" : np)));
   cmd("comm_modify vel yes");
   cmd(spec.newton ? "newton on" : "newton off");
   const std::string zrange = spec.dimension == 2 ? "-0.5 0.5" : "0 " + std::to_string(length);
-  cmd("region box block 0 " + std::to_string(length) + " 0 " + std::to_string(length) + " " + zrange);
+  cmd("region box block 0 " + std::to_string(length) + " 0 " + std::to_string(length) + " " +
+      zrange);
   cmd("create_box 1 box");
 
   // positions drawn per tag (uniform, overlaps allowed), created on the owning rank
@@ -150,51 +156,51 @@ std::string error_of(const SystemSpec &spec, const std::vector<std::string> &lin
 /* ---------------------------------------------------------------------- */
 
 namespace {
-struct AtomTable {    // owned atoms of all ranks, by tag
-  std::vector<double> x, radius;
-  std::vector<int> owner;
-};
+  struct AtomTable {    // owned atoms of all ranks, by tag
+    std::vector<double> x, radius;
+    std::vector<int> owner;
+  };
 
-AtomTable gather_atoms(LAMMPS *lmp)
-{
-  Atom *atom = lmp->atom;
-  const int natoms = static_cast<int>(atom->natoms);
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  std::vector<double> mine(5 * natoms, 0.0), all(5 * natoms);
-  for (int i = 0; i < atom->nlocal; i++) {
-    const long t = atom->tag[i] - 1;
-    for (int d = 0; d < 3; d++) mine[5 * t + d] = atom->x[i][d];
-    mine[5 * t + 3] = atom->radius[i];
-    mine[5 * t + 4] = me + 1;
+  AtomTable gather_atoms(LAMMPS *lmp)
+  {
+    Atom *atom = lmp->atom;
+    const int natoms = static_cast<int>(atom->natoms);
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    std::vector<double> mine(5 * natoms, 0.0), all(5 * natoms);
+    for (int i = 0; i < atom->nlocal; i++) {
+      const long t = atom->tag[i] - 1;
+      for (int d = 0; d < 3; d++) mine[5 * t + d] = atom->x[i][d];
+      mine[5 * t + 3] = atom->radius[i];
+      mine[5 * t + 4] = me + 1;
+    }
+    MPI_Allreduce(mine.data(), all.data(), 5 * natoms, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    AtomTable table;
+    table.x.resize(3 * natoms);
+    table.radius.resize(natoms);
+    table.owner.resize(natoms);
+    for (int t = 0; t < natoms; t++) {
+      for (int d = 0; d < 3; d++) table.x[3 * t + d] = all[5 * t + d];
+      table.radius[t] = all[5 * t + 3];
+      table.owner[t] = static_cast<int>(all[5 * t + 4]) - 1;
+    }
+    return table;
   }
-  MPI_Allreduce(mine.data(), all.data(), 5 * natoms, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  AtomTable table;
-  table.x.resize(3 * natoms);
-  table.radius.resize(natoms);
-  table.owner.resize(natoms);
-  for (int t = 0; t < natoms; t++) {
-    for (int d = 0; d < 3; d++) table.x[3 * t + d] = all[5 * t + d];
-    table.radius[t] = all[5 * t + 3];
-    table.owner[t] = static_cast<int>(all[5 * t + 4]) - 1;
-  }
-  return table;
-}
 
-// order (a, b, shift) so that a < b, or a == b with the first non-zero shift positive
-PairKey normalized(long a, long b, std::array<long, 3> s, long touching)
-{
-  bool flip = a > b;
-  if (a == b) {
-    for (int d = 0; d < 3; d++)
-      if (s[d] != 0) {
-        flip = s[d] < 0;
-        break;
-      }
+  // order (a, b, shift) so that a < b, or a == b with the first non-zero shift positive
+  PairKey normalized(long a, long b, std::array<long, 3> s, long touching)
+  {
+    bool flip = a > b;
+    if (a == b) {
+      for (int d = 0; d < 3; d++)
+        if (s[d] != 0) {
+          flip = s[d] < 0;
+          break;
+        }
+    }
+    if (flip) return {b, a, -s[0], -s[1], -s[2], touching};
+    return {a, b, s[0], s[1], s[2], touching};
   }
-  if (flip) return {b, a, -s[0], -s[1], -s[2], touching};
-  return {a, b, s[0], s[1], s[2], touching};
-}
 }    // namespace
 
 ListPairs gather_list(LAMMPS *lmp, int list_index, bool with_history)
@@ -304,9 +310,8 @@ std::string compare(const PairCounts &expected, const PairCounts &found, int max
   int lines = 0;
   auto line = [&](const PairKey &k, int want, int got) {
     if (lines++ < max_lines)
-      out << "  pair " << k[0] << "-" << k[1] << " shift (" << k[2] << "," << k[3] << ","
-          << k[4] << ") touching " << k[5] << ": expected " << want << ", found " << got
-          << "\n";
+      out << "  pair " << k[0] << "-" << k[1] << " shift (" << k[2] << "," << k[3] << "," << k[4]
+          << ") touching " << k[5] << ": expected " << want << ", found " << got << "\n";
   };
   for (const auto &[key, want] : expected) {
     auto it = found.find(key);
@@ -382,7 +387,8 @@ std::unique_ptr<LAMMPS> run_pour(const std::string &neighbor, const std::vector<
   lmp->input->one("create_atoms 1 single 0 0 0.2 units box");    // smallest size from the start
   lmp->input->one("set atom 1 diameter 0.4 density 1.0");
   for (const auto &line : extra) lmp->input->one(line);
-  lmp->input->one("fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4");
+  lmp->input->one(
+      "fix ins all pour 1500 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4");
   lmp->input->one("run " + std::to_string(steps) + " post no");
   return lmp;
 }

@@ -28,8 +28,8 @@ struct SystemSpec {
   double alpha = -3.0;                      // power-law exponent of the number density
   int natoms = 800;
   int seed = 1;
-  double packing = 0.4;    // volume (area) fraction of the particles
-  double skin = 0.1;       // in units of r_min = 1
+  double packing = 0.4;              // volume (area) fraction of the particles
+  double skin = 0.1;                 // in units of r_min = 1
   std::string neighbor = "hgrid";    // everything after "neighbor SKIN"
   std::string comm_mode;             // "single"/"multi": comm_modify mode after neighbor
   std::string neigh_modify;          // extra neigh_modify keywords
@@ -49,7 +49,7 @@ struct SystemSpec {
 void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
 /// A new LAMMPS instance with the system of \p spec created in it (after "run 0").
 [[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS> make_system(const SystemSpec &spec,
-                                                           MPI_Comm comm = MPI_COMM_WORLD);
+                                                             MPI_Comm comm = MPI_COMM_WORLD);
 /// The default power-law system (alpha = -3) with N atoms, size ratio and packing.
 [[nodiscard]] SystemSpec powerlaw_system(int natoms, double omega, double packing);
 
@@ -104,9 +104,8 @@ extern const std::vector<std::string> pour_column;
 
 /// \brief A run of the column with "neighbor 0.2 \p neighbor", one small particle present
 /// from the start, the \p extra commands, and fix pour of 5:1 polydisperse particles.
-[[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS> run_pour(const std::string &neighbor,
-                                                          const std::vector<std::string> &extra,
-                                                          int steps = 6000);
+[[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS>
+run_pour(const std::string &neighbor, const std::vector<std::string> &extra, int steps = 6000);
 
 /// True if list \p list_index is built by an hgrid NPair class.
 [[nodiscard]] bool built_by_hgrid(LAMMPS_NS::LAMMPS *lmp, int list_index);

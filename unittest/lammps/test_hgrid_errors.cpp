@@ -4,6 +4,8 @@
 
 #include "hgrid_testing.h"
 
+#include "atom.h"
+#include "comm.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
@@ -11,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <regex>
 
@@ -35,10 +38,10 @@ std::string error_of(const std::string &neighbor)
   return hgrid_testing::error_of(small_system(neighbor));
 }
 
-#define EXPECT_ERROR(message, pattern)                                              \
+#define EXPECT_ERROR(message, pattern)                                            \
   do {                                                                            \
     const std::string msg_ = (message);                                           \
-    EXPECT_TRUE(std::regex_search(msg_, std::regex(pattern)))                       \
+    EXPECT_TRUE(std::regex_search(msg_, std::regex(pattern)))                     \
         << "error message '" << msg_ << "' does not match '" << (pattern) << "'"; \
   } while (0)
 
@@ -58,11 +61,13 @@ TEST(HGridErrors, BadLayoutKeywords)
   EXPECT_ERROR(error_of("hgrid levels 2 5.0 3.0"), "cell sizes must increase strictly: level 2");
   EXPECT_ERROR(error_of("hgrid levels 2 5.0 5.0"), "cell sizes must increase strictly");
   EXPECT_ERROR(error_of("hgrid levels 2 -1.0 11.0"), "level 1 .* must be positive");
-  EXPECT_ERROR(error_of("hgrid levels 2 2.0 5.0"), "top level cell size 5.* smaller than the largest "
-                                                   "cutoff diameter");
+  EXPECT_ERROR(error_of("hgrid levels 2 2.0 5.0"),
+               "top level cell size 5.* smaller than the largest "
+               "cutoff diameter");
   EXPECT_ERROR(error_of("hgrid levels"), "Missing value for neighbor hgrid keyword levels");
   EXPECT_ERROR(error_of("hgrid levels two 1 2"), "Expected integer parameter instead of 'two'");
-  EXPECT_ERROR(error_of("hgrid search sideways"), "Unknown neighbor hgrid search direction: sideways");
+  EXPECT_ERROR(error_of("hgrid search sideways"),
+               "Unknown neighbor hgrid search direction: sideways");
   EXPECT_ERROR(error_of("hgrid bogus 1"), "Unknown neighbor hgrid keyword: bogus");
 }
 
@@ -83,7 +88,9 @@ TEST(HGridErrors, NonSizeListsFallBackToBin)
 {
   // a Lennard-Jones pair style asks for a plain cutoff list: hgrid leaves it to bin
   std::unique_ptr<LAMMPS> lmp(make_lammps());
-  auto cmd = [&](const std::string &line) { lmp->input->one(line); };
+  auto cmd = [&](const std::string &line) {
+    lmp->input->one(line);
+  };
   cmd("atom_style atomic");
   cmd("region box block 0 10 0 10 0 10");
   cmd("create_box 1 box");
@@ -97,12 +104,25 @@ TEST(HGridErrors, NonSizeListsFallBackToBin)
   ASSERT_GE(idx, 0);
   EXPECT_FALSE(built_by_hgrid(lmp.get(), idx));
 
-  // and the bin list it gets is complete: same pair count as neighbor bin
-  long nhgrid = lmp->neighbor->get_nneigh_half();
-  cmd("neighbor 0.3 bin");
-  cmd("run 0 post no");
-  EXPECT_EQ(lmp->neighbor->get_nneigh_half(), nhgrid);
-  EXPECT_GT(nhgrid, 0);
+  // and the bin list it gets is complete: every pair within 2.5 + 0.3 (periodic box
+  // of 10, minimum image), counted by brute force
+  const long nhgrid = lmp->neighbor->get_nneigh_half();
+  long brute = 0;
+  double **x = lmp->atom->x;
+  const int n = lmp->atom->nlocal;
+  ASSERT_EQ(n, 200) << "one rank";
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      double rsq = 0.0;
+      for (int d = 0; d < 3; d++) {
+        double del = x[i][d] - x[j][d];
+        del -= 10.0 * std::round(del / 10.0);
+        rsq += del * del;
+      }
+      brute += rsq <= 2.8 * 2.8;
+    }
+  EXPECT_GT(brute, 0);
+  EXPECT_EQ(nhgrid, brute);
 }
 
 TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
@@ -116,7 +136,11 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
   ASSERT_NO_THROW(lmp->input->one("fix rdf all ave/time 1 1 1 c_rdf[*] mode vector"));
   ASSERT_NO_THROW(lmp->input->one("run 1 post no"));
   const int idx = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+  ASSERT_GE(idx, 0);
   EXPECT_TRUE(built_by_hgrid(lmp.get(), idx));
+  // the hgrid list stays exact beside the bin-built occasional list, with one ghost cutoff
+  expect_lists_match_oracle(lmp.get(), spec.newton, "beside compute rdf");
+  EXPECT_EQ(lmp->comm->mode, LAMMPS_NS::Comm::SINGLE);
 }
 
 TEST(HGridErrors, CommMultiRejectsReduce)
@@ -126,7 +150,9 @@ TEST(HGridErrors, CommMultiRejectsReduce)
   EXPECT_EQ(hgrid_testing::error_of(spec), "");    // comm multi alone runs
   EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
                "Cannot use multi/reduce communication with neighbor style hgrid");
-  spec.comm_mode = "";    // per-level ghost cutoffs by default, not a user's mode multi
+  // hgrid's default size-class ghost cutoffs (mode multi chosen by hgrid, reset to single
+  // while comm_modify is parsed), not a user's mode multi
+  spec.comm_mode = "";
   EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
                "Use reduce/multi in mode multi only");
   EXPECT_EQ(hgrid_testing::error_of(spec, {"fix tune all hgrid/tune 10"}), "");

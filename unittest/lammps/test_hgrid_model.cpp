@@ -7,10 +7,10 @@
 
 #include "hgrid_testing.h"
 
+#include "hgrid_planner.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
-#include "hgrid_planner.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 
@@ -159,13 +159,14 @@ TEST(HGridCompute, RequiresNeighborHGrid)
 
 INSTANTIATE_TEST_SUITE_P(
     RandomSystems, HGridModel,
-    ::testing::Values(ModelCase{"pl3_omega10_nu01_3d", 3, -3.0, 10.0, 0.1, 100000},
-                      ModelCase{"pl3_omega20_nu02_3d", 3, -3.0, 20.0, 0.2, 100000},
-                      ModelCase{"pl2_omega10_nu02_3d", 3, -2.0, 10.0, 0.2, 100000},
-                      ModelCase{"pl3_omega20_nu03_2d", 2, -3.0, 20.0, 0.3, 100000},
-                      // one level of size 2 omega + skin (cutoff diameters 2.1 to 6.1)
-                      ModelCase{"one_level_omega3_nu02_3d", 3, -3.0, 3.0, 0.2, 100000,
-                                "hgrid levels 1 6.1", 1},
-                      ModelCase{"one_level_omega3_nu03_2d", 2, -3.0, 3.0, 0.3, 100000,
-                                "hgrid levels 1 6.1", 1}),
-    [](const auto &info) { return info.param.name; });
+    ::testing::Values(
+        ModelCase{"pl3_omega10_nu01_3d", 3, -3.0, 10.0, 0.1, 100000},
+        ModelCase{"pl3_omega20_nu02_3d", 3, -3.0, 20.0, 0.2, 100000},
+        ModelCase{"pl2_omega10_nu02_3d", 3, -2.0, 10.0, 0.2, 100000},
+        ModelCase{"pl3_omega20_nu03_2d", 2, -3.0, 20.0, 0.3, 100000},
+        // one level of size 2 omega + skin (cutoff diameters 2.1 to 6.1)
+        ModelCase{"one_level_omega3_nu02_3d", 3, -3.0, 3.0, 0.2, 100000, "hgrid levels 1 6.1", 1},
+        ModelCase{"one_level_omega3_nu03_2d", 2, -3.0, 3.0, 0.3, 100000, "hgrid levels 1 6.1", 1}),
+    [](const auto &info) {
+      return info.param.name;
+    });

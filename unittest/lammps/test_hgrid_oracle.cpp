@@ -6,12 +6,15 @@
    and a full size list, summed over all MPI ranks: every pair within
    r_i + r_j + skin appears exactly as often as the list kind requires (no misses,
    no duplicates), no self pairs, history bit set iff the particles touch.  hgrid
-   communicates per-level ghost cutoffs by default; two layouts also run with one
+   communicates size-dependent ghost cutoffs by default (comm mode multi, size
+   classes at most 1.25 apart, hgrid::ghost_classes); two layouts also run with one
    ghost cutoff (comm_modify mode single). */
 
 #include "hgrid_testing.h"
 
 #include "atom.h"
+#include "comm.h"
+#include "hgrid_planner.h"
 #include "lammps.h"
 #include "library.h"
 #include "neighbor.h"
@@ -35,8 +38,8 @@ struct Distribution {
 };
 
 const Distribution distributions[] = {
-    {"mono", "mono", 1.0, 0.0, 1000},      {"bi20", "bi", 20.0, 0.0, 800},
-    {"pl0", "powerlaw", 10.0, 0.0, 1000},  {"plm2", "powerlaw", 100.0, -2.0, 1500},
+    {"mono", "mono", 1.0, 0.0, 1000},        {"bi20", "bi", 20.0, 0.0, 800},
+    {"pl0", "powerlaw", 10.0, 0.0, 1000},    {"plm2", "powerlaw", 100.0, -2.0, 1500},
     {"plm3", "powerlaw", 100.0, -3.0, 1500},
 };
 
@@ -55,12 +58,14 @@ std::vector<std::pair<std::string, std::string>> layouts(double cmin, double cma
   const double first2 = 1.2 * cmin;
   std::string many;
   const double q = std::max(1.3, std::pow(top / cmin, 1.0 / 5.0));
-  for (int k = 0; k < 6; k++) many += " " + decimal(k == 5 ? std::max(top, cmin * std::pow(q, 5)) : cmin * std::pow(q, k));
+  for (int k = 0; k < 6; k++)
+    many += " " + decimal(k == 5 ? std::max(top, cmin * std::pow(q, 5)) : cmin * std::pow(q, k));
   return {{"default", "hgrid"},
           {"defaultTD", "hgrid search topdown"},
           {"one", "hgrid levels 1 " + decimal(top)},
-          {"twoTD", "hgrid levels 2 " + decimal(first2) + " " + decimal(std::max(top, 2 * first2)) +
-                        " search topdown"},
+          {"twoTD",
+           "hgrid levels 2 " + decimal(first2) + " " + decimal(std::max(top, 2 * first2)) +
+               " search topdown"},
           {"manyBU", "hgrid levels 6" + many + " search bottomup"},
           {"manyTD", "hgrid levels 6" + many + " search topdown"}};
 }
@@ -92,13 +97,15 @@ std::vector<OracleCase> oracle_cases()
           const double cmin = 2.0 + spec.skin, cmax = 2.0 * dist.omega + spec.skin;
           for (const auto &[lname, args] : layouts(cmin, cmax))
             for (const std::string comm_mode : {"", "single"}) {
-              // default per-level ghost cutoffs; one ghost cutoff with two layouts
+              // default: ghost cutoffs by size class (mode multi); one ghost cutoff
+              // (mode single) with two layouts
               if (!comm_mode.empty() && lname != "default" && lname != "manyTD") continue;
               spec.neighbor = args;
               spec.comm_mode = comm_mode;
               spec.seed = seed++;
               std::string name = dist.name + "_" + std::to_string(dim) + "d_" + boundary + "_" +
-                  (newton ? "newton" : "newtoff") + "_" + lname + (comm_mode.empty() ? "" : "_comm" + comm_mode);
+                  (newton ? "newton" : "newtoff") + "_" + lname +
+                  (comm_mode.empty() ? "" : "_comm" + comm_mode);
               cases.push_back({name, spec});
             }
         }
@@ -114,16 +121,49 @@ class HGridOracle : public ::testing::TestWithParam<OracleCase> {};
 
 }    // namespace
 
+namespace {
+// the lists were built with what the case asked for: explicit levels and search
+// direction, comm mode, and (mode multi) the plan's ghost classes as collections
+void expect_requested_plan(LAMMPS *lmp, const SystemSpec &spec)
+{
+  const hgrid::Plan &plan = LAMMPS_NS::HGridPlanner::find(lmp)->plan();
+  std::istringstream words(spec.neighbor);
+  std::string word;
+  words >> word;    // hgrid
+  while (words >> word) {
+    if (word == "levels") {
+      int n;
+      words >> n;
+      ASSERT_EQ(plan.layout.num_levels(), n) << spec.neighbor;
+      for (int h = 0; h < n; h++) {
+        double s;
+        words >> s;
+        EXPECT_NEAR(plan.layout.cell_sizes[h], s, 1e-12 * s) << spec.neighbor;
+      }
+    } else if (word == "search") {
+      words >> word;
+      EXPECT_EQ(plan.layout.search, hgrid::search_from_name(word)) << spec.neighbor;
+    }
+  }
+  const bool multi = spec.comm_mode != "single";
+  EXPECT_EQ(lmp->comm->mode, multi ? LAMMPS_NS::Comm::MULTI : LAMMPS_NS::Comm::SINGLE);
+  if (multi) EXPECT_EQ(lmp->neighbor->ncollections, (int) plan.ghost_bounds.size());
+}
+}    // namespace
+
 TEST_P(HGridOracle, ListsEqualAllPairs)
 {
   const SystemSpec &spec = GetParam().spec;
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   ASSERT_NO_THROW(create_system(lmp.get(), spec)) << describe(spec);
+  expect_requested_plan(lmp.get(), spec);
   expect_lists_match_oracle(lmp.get(), spec.newton, "of " + describe(spec));
 }
 
 INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases()),
-                         [](const auto &info) { return info.param.name; });
+                         [](const auto &info) {
+                           return info.param.name;
+                         });
 
 // size-dependent ghost cutoffs (the default, = comm_modify mode multi): the atom
 // collections are size classes 1.25 apart, so each atom is communicated about as

@@ -34,7 +34,9 @@ RunResult run_system(SystemSpec spec, const std::string &neighbor)
 {
   spec.neighbor = neighbor;
   auto lmp = make_system(spec);
-  auto cmd = [&](const std::string &line) { lmp->input->one(line); };
+  auto cmd = [&](const std::string &line) {
+    lmp->input->one(line);
+  };
   cmd("velocity all create 1.0 4928459 loop geom");
   cmd("fix integrate all nve/sphere");
   cmd("timestep 0.001");
@@ -113,12 +115,13 @@ INSTANTIATE_TEST_SUITE_P(
                       ParityCase{"hooke_history_newtoff", HOOKE, "* *", false},
                       ParityCase{"granular_newton", "granular", GRANULAR, true},
                       ParityCase{"granular_newtoff", "granular", GRANULAR, false}),
-    [](const auto &info) { return info.param.name; });
+    [](const auto &info) {
+      return info.param.name;
+    });
 
 /* fix pour (polydisperse, 5:1) into a box with a fix wall/gran floor, newton off,
    as in LAMMPS' examples/pour: the atoms inserted and their trajectories under
    hgrid match those under bin */
-
 
 TEST(HGridPour, SameTrajectoriesAsBinWithPourAndWalls)
 {
@@ -130,7 +133,8 @@ TEST(HGridPour, SameTrajectoriesAsBinWithPourAndWalls)
   EXPECT_GT(nbin, 100);
   ASSERT_EQ(nhgrid, nbin);
   double diff = 0.0;
-  for (std::size_t k = 0; k < xbin.size(); k++) diff = std::max(diff, std::fabs(xbin[k] - xhgrid[k]));
+  for (std::size_t k = 0; k < xbin.size(); k++)
+    diff = std::max(diff, std::fabs(xbin[k] - xhgrid[k]));
   EXPECT_LT(diff, 1e-6);
   // poured particles (tags >= 2; tag 1 starts on the floor) reached the floor:
   // collisions with the wall and each other happened

@@ -8,14 +8,14 @@
 #include "atom.h"
 #include "fix_hgrid_tune.h"
 #include "force.h"
-#include "pair.h"
+#include "hgrid_planner.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
 #include "modify.h"
-#include "hgrid_planner.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "pair.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -49,8 +49,6 @@ const hgrid::Layout &current_layout(LAMMPS *lmp)
   EXPECT_TRUE(built_by_hgrid(lmp, lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0)));
   return LAMMPS_NS::HGridPlanner::find(lmp)->plan().layout;
 }
-
-// the pair's half list and a full size list against the all-pairs oracle
 }    // namespace
 
 TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
@@ -58,15 +56,17 @@ TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   lmp->input->one("neighbor 0.1 hgrid");
   commands(lmp.get(), pour_column);
-  commands(lmp.get(), {"fix tune all hgrid/tune 100",
-                       "fix ins all pour 800 1 4767548 vol 0.25 50 region slab diam one 0.3",
-                       "run 2000 post no"});
+  commands(lmp.get(),
+           {"fix tune all hgrid/tune 100",
+            "fix ins all pour 800 1 4767548 vol 0.25 50 region slab diam one 0.3",
+            "run 2000 post no"});
   const double before = relevels(lmp.get());
   const double top_before = current_layout(lmp.get()).top();
   // stage 2: particles 10x larger than any before
-  ASSERT_NO_THROW(commands(lmp.get(), {"unfix ins",
-                                       "fix ins2 all pour 40 1 12345 vol 0.2 50 region slab diam one 3.0",
-                                       "run 2000 post no"}));
+  ASSERT_NO_THROW(
+      commands(lmp.get(),
+               {"unfix ins", "fix ins2 all pour 40 1 12345 vol 0.2 50 region slab diam one 3.0",
+                "run 2000 post no"}));
   EXPECT_GE(relevels(lmp.get()), before + 1);
   EXPECT_GT(current_layout(lmp.get()).top(), 3.0 + 0.1);
   EXPECT_LT(top_before, 3.0);
@@ -79,13 +79,12 @@ TEST(HGridTune, GrowingRadiiReLevelImmediately)
   SystemSpec spec = powerlaw_system(400, 3.0, 0.2);
   auto lmp = make_system(spec);
   const double top = current_layout(lmp.get()).top();
-  ASSERT_NO_THROW(commands(lmp.get(), {"comm_modify cutoff 40 vel yes",
-                                       "fix tune all hgrid/tune 100000",
-                                       "variable s equal ramp(1.0,1.6)",
-                                       "fix grow all adapt 5 atom diameter v_s scale yes",
-                                       "fix integrate all nve/sphere",
-                                       "neigh_modify every 1 delay 0 check no",
-                                       "run 100 post no"}));
+  ASSERT_NO_THROW(
+      commands(lmp.get(),
+               {"comm_modify cutoff 40 vel yes", "fix tune all hgrid/tune 100000",
+                "variable s equal ramp(1.0,1.6)",
+                "fix grow all adapt 5 atom diameter v_s scale yes", "fix integrate all nve/sphere",
+                "neigh_modify every 1 delay 0 check no", "run 100 post no"}));
   EXPECT_GE(relevels(lmp.get()), 1);
   EXPECT_GT(current_layout(lmp.get()).top(), top);
   commands(lmp.get(), {"unfix grow"});
@@ -100,13 +99,13 @@ TEST(HGridTune, ShrinkingRadiiBetweenRunsReLevel)
   const double top = current_layout(lmp.get()).top();
   const double before = relevels(lmp.get());
   // cut the large particles down to radius 2: the upper levels become useless
-  commands(lmp.get(), {"variable d atom 2.0*(radius*(radius<2.0)+2.0*(radius>=2.0))", "set group all diameter v_d",
-                       "run 0 post no"});
+  commands(lmp.get(),
+           {"variable d atom 2.0*(radius*(radius<2.0)+2.0*(radius>=2.0))",
+            "set group all diameter v_d", "run 0 post no"});
   EXPECT_GE(relevels(lmp.get()), before + 1);
   EXPECT_LT(current_layout(lmp.get()).top(), 0.5 * top);
   expect_lists_match_oracle(lmp.get(), true);
 }
-
 
 TEST(HGridTune, ContactHistorySurvivesReLevels)
 {
@@ -119,7 +118,8 @@ TEST(HGridTune, ContactHistorySurvivesReLevels)
   EXPECT_GE(ntune, 1.0);    // the layout changed while contacts existed
   ASSERT_EQ(xbin.size(), xtune.size());
   double diff = 0.0;
-  for (std::size_t k = 0; k < xbin.size(); k++) diff = std::max(diff, std::fabs(xbin[k] - xtune[k]));
+  for (std::size_t k = 0; k < xbin.size(); k++)
+    diff = std::max(diff, std::fabs(xbin[k] - xtune[k]));
   EXPECT_LT(diff, 1e-6);
 }
 
@@ -130,9 +130,9 @@ double gas_relevels(const std::vector<std::string> &extra, MPI_Comm comm = MPI_C
 {
   SystemSpec spec = powerlaw_system(1000, 10.0, 0.3);
   auto lmp = make_system(spec, comm);
-  commands(lmp.get(), {"fix tune all hgrid/tune 10", "fix integrate all nve/sphere",
-                       "velocity all create 0.01 1234 loop geom",
-                       "neigh_modify every 1 delay 0 check no"});
+  commands(lmp.get(),
+           {"fix tune all hgrid/tune 10", "fix integrate all nve/sphere",
+            "velocity all create 0.01 1234 loop geom", "neigh_modify every 1 delay 0 check no"});
   commands(lmp.get(), extra);
   lmp->input->one("run 200 post no");
   if (final_layout) *final_layout = current_layout(lmp.get());
@@ -163,10 +163,10 @@ TEST(HGridTune, SameDecisionsOnOneRankAndAll)
   EXPECT_EQ(all, one);
   ASSERT_EQ(all_layout.num_levels(), one_layout.num_levels());
   for (int h = 0; h < one_layout.num_levels(); h++)
-    EXPECT_NEAR(all_layout.cell_sizes[h], one_layout.cell_sizes[h], 1e-6 * one_layout.cell_sizes[h]);
+    EXPECT_NEAR(all_layout.cell_sizes[h], one_layout.cell_sizes[h],
+                1e-6 * one_layout.cell_sizes[h]);
   EXPECT_EQ(all_layout.search, one_layout.search);
 }
-
 
 namespace {
 // run the lmp executable on an input (rank 0 only), return its log
@@ -175,8 +175,8 @@ std::string run_lmp(const std::string &name, const std::string &input)
   FILE *fp = std::fopen((name + ".in").c_str(), "w");
   std::fputs(input.c_str(), fp);
   std::fclose(fp);
-  const std::string cmd = std::string(HGRID_LMP) + " -in " + name + ".in -log " + name +
-      ".log -screen none -nocite";
+  const std::string cmd =
+      std::string(HGRID_LMP) + " -in " + name + ".in -log " + name + ".log -screen none -nocite";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream log(name + ".log");
   return std::string(std::istreambuf_iterator<char>(log), {});
@@ -214,17 +214,22 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
   const std::string fixes = "fix tune all hgrid/tune 100 K 0.3\n";
   const std::string fixes_b = "fix tune all hgrid/tune 100\n";
   const std::string state = "print \"STATE $(f_tune[1]) $(f_tune[6]) $(f_tune[7])\"\n";
-  const std::string a = run_lmp("hgrid_restart_a",
+  const std::string a = run_lmp(
+      "hgrid_restart_a",
       "neighbor 0.2 hgrid\n" + setup + fixes +
-      "fix ins all pour 600 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4\n"
-      "run 3000\nunfix ins\n" + state + "write_restart hgrid_restart.bin\nrun 500\n"
-      "write_dump all custom hgrid_restart_a.dump id x y z vx vy vz modify sort id\n");
-  const std::string b = run_lmp("hgrid_restart_b",
+          "fix ins all pour 600 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4\n"
+          "run 3000\nunfix ins\n" +
+          state +
+          "write_restart hgrid_restart.bin\nrun 500\n"
+          "write_dump all custom hgrid_restart_a.dump id x y z vx vy vz modify sort id\n");
+  const std::string b = run_lmp(
+      "hgrid_restart_b",
       "read_restart hgrid_restart.bin\nneighbor 0.2 hgrid\nneigh_modify delay 0\n"
       "fix 1 all nve/sphere\nfix 2 all gravity 1.0 spherical 0.0 -180.0\n"
       "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0\n" +
-      fixes_b + "timestep 0.001\nrun 0\n" + state + "run 500\n"
-      "write_dump all custom hgrid_restart_b.dump id x y z vx vy vz modify sort id\n");
+          fixes_b + "timestep 0.001\nrun 0\n" + state +
+          "run 500\n"
+          "write_dump all custom hgrid_restart_b.dump id x y z vx vy vz modify sort id\n");
   const std::string sa = marker(a, "STATE"), sb = marker(b, "STATE");
   EXPECT_EQ(sa, sb);
   EXPECT_NE(sa, "missing");
@@ -235,9 +240,9 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
   double diff = 0.0;
   for (std::size_t k = 0; k < xa.size(); k++) diff = std::max(diff, std::fabs(xa[k] - xb[k]));
   EXPECT_EQ(diff, 0.0);
-  for (const char *f : {"hgrid_restart_a.in", "hgrid_restart_b.in", "hgrid_restart_a.log",
-                        "hgrid_restart_b.log", "hgrid_restart_a.dump", "hgrid_restart_b.dump",
-                        "hgrid_restart.bin"})
+  for (const char *f :
+       {"hgrid_restart_a.in", "hgrid_restart_b.in", "hgrid_restart_a.log", "hgrid_restart_b.log",
+        "hgrid_restart_a.dump", "hgrid_restart_b.dump", "hgrid_restart.bin"})
     std::remove(f);
 }
 
@@ -245,11 +250,11 @@ TEST(HGridTune, KAutoCalibratesFromBuildTimes)
 {
   SystemSpec spec = powerlaw_system(3000, 10.0, 0.3);
   auto lmp = make_system(spec);
-  commands(lmp.get(), {"fix tune all hgrid/tune 5 K auto threshold 0.0",
-                       "fix integrate all nve/sphere", "velocity all create 0.01 1234 loop geom",
-                       "variable s equal ramp(1.0,0.4)",
-                       "fix shrink all adapt 5 atom diameter v_s scale yes",
-                       "neigh_modify every 1 delay 0 check no", "run 200 post no"});
+  commands(lmp.get(),
+           {"fix tune all hgrid/tune 5 K auto threshold 0.0", "fix integrate all nve/sphere",
+            "velocity all create 0.01 1234 loop geom", "variable s equal ramp(1.0,0.4)",
+            "fix shrink all adapt 5 atom diameter v_s scale yes",
+            "neigh_modify every 1 delay 0 check no", "run 200 post no"});
   // measured from the builds: no longer the default, and a fit, not a clamp
   const double K = tune_fix(lmp.get())->compute_vector(6);
   EXPECT_NE(K, hgrid::kHGridCellAccessCostRatio);
@@ -267,21 +272,23 @@ TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
   const hgrid::Layout chosen{{6.0, 30.0}, hgrid::Search::TopDown};
   {
     auto a = make_system(spec);
-    commands(a.get(), {"fix tune all hgrid/tune 10 K 0.3 threshold 0.99", "run 0 post no",
-                       "write_restart hgrid_layout.restart"});
+    commands(a.get(),
+             {"fix tune all hgrid/tune 10 K 0.3 threshold 0.99", "run 0 post no",
+              "write_restart hgrid_layout.restart"});
     ASSERT_EQ(current_layout(a.get()), chosen);
   }
   std::unique_ptr<LAMMPS> b(make_lammps());
-  commands(b.get(), {"read_restart hgrid_layout.restart", "comm_modify vel yes",
-                     "neighbor 0.1 hgrid", "fix tune all hgrid/tune 10 threshold 0.99",
-                     "run 0 post no"});
+  commands(b.get(),
+           {"read_restart hgrid_layout.restart", "comm_modify vel yes", "neighbor 0.1 hgrid",
+            "fix tune all hgrid/tune 10 threshold 0.99", "run 0 post no"});
   EXPECT_EQ(current_layout(b.get()), chosen);
   EXPECT_EQ(tune_fix(b.get())->compute_vector(6), 0.3);
   expect_lists_match_oracle(b.get(), spec.newton, "after read_restart");
   // the same continuation without the fix: the model's own layout
   std::unique_ptr<LAMMPS> c(make_lammps());
-  commands(c.get(), {"read_restart hgrid_layout.restart", "comm_modify vel yes",
-                     "neighbor 0.1 hgrid", "run 0 post no"});
+  commands(c.get(),
+           {"read_restart hgrid_layout.restart", "comm_modify vel yes", "neighbor 0.1 hgrid",
+            "run 0 post no"});
   EXPECT_NE(current_layout(c.get()), chosen);
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -313,11 +320,13 @@ TEST(HGridTune, InputErrors)
       {"fix tune all hgrid/tune 10 every 0", "Fix hgrid/tune every must be > 0, got 0"},
       {"fix tune all hgrid/tune 10 threshold 1.5", "threshold must be in \\[0,1\\), got 1.5"},
       {"fix tune all hgrid/tune 10 method random", "unknown cell-size method 'random'"},
-      {"fix tune all hgrid/tune 10 search sideways", "Unknown fix hgrid/tune search value: sideways"},
+      {"fix tune all hgrid/tune 10 search sideways",
+       "Unknown fix hgrid/tune search value: sideways"},
       {"fix tune all hgrid/tune 10 K -1", "Fix hgrid/tune K must be > 0, got -1"},
       {"fix tune all hgrid/tune 10 maxlevels 0", "maxlevels must be 1..64, got 0"},
       {"fix tune all hgrid/tune 10 verbose maybe", "Expected boolean parameter instead of 'maybe'"},
-      {"fix tune all hgrid/tune 10 threshold", "Illegal fix hgrid/tune threshold command: missing argument"},
+      {"fix tune all hgrid/tune 10 threshold",
+       "Illegal fix hgrid/tune threshold command: missing argument"},
   };
   for (const auto &[fix, pattern] : cases) {
     const std::string msg = tune_error({fix});

@@ -52,8 +52,8 @@ TEST(RadiusDistribution, PowerLawNormalisationAndMoments)
     for (int k = 1; k <= 3; ++k) {
       // closed form: C int r^(k+alpha), with the log case at k + alpha = -1
       const double p = k + alpha;
-      const double integral =
-          std::fabs(p + 1) < 1e-12 ? std::log(10.0) : (std::pow(10.0, p + 1) - 1.0) / (p + 1);
+      const double integral = std::fabs(p + 1) < 1e-12 ? std::log(10.0)
+                                                       : (std::pow(10.0, p + 1) - 1.0) / (p + 1);
       EXPECT_NEAR(f.moment(k), f.normalization() * integral, 1e-10 * f.moment(k)) << alpha;
     }
     // additivity over sub-intervals and clipping to the support
@@ -103,7 +103,8 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
         const double expected = std::pow(2.0 * omega, d) * p.packing / vd * (1 + d + alpha) /
             (1 + alpha) * (std::pow(omega, 1 + alpha) - 1) / (std::pow(omega, 1 + d + alpha) - 1);
         const Cost c = evaluate(single, f, p);
-        EXPECT_NEAR(c.levels[0].per_cell, expected, 1e-10 * expected) << d << " " << alpha << " " << omega;
+        EXPECT_NEAR(c.levels[0].per_cell, expected, 1e-10 * expected)
+            << d << " " << alpha << " " << omega;
         // single level: T/N = (1/2 + n_c) m_1 + K (1 + n_c)
         const double nc = half_stencil_neighbors(d);
         EXPECT_NEAR(c.total, (0.5 + nc) * expected + p.K * (1 + nc), 1e-9 * c.total);
@@ -196,7 +197,8 @@ TEST(CostModel, PaperSection542FreeCooling2D)
   ASSERT_EQ(opt.layout.num_levels(), 5);
   EXPECT_EQ(opt.layout.search, Search::TopDown);
   const double expected[] = {4.0, 7.9, 15.1, 27.2, 40.0};
-  for (int h = 0; h < 5; ++h) EXPECT_NEAR(opt.layout.cell_sizes[h], expected[h], 0.01 * expected[h]);
+  for (int h = 0; h < 5; ++h)
+    EXPECT_NEAR(opt.layout.cell_sizes[h], expected[h], 0.01 * expected[h]);
   const double single = evaluate(Layout{{40.0}, Search::TopDown}, f, p).total;
   EXPECT_NEAR(single / opt.cost.total, 35.0, 0.02 * 35.0);
 }
@@ -210,7 +212,8 @@ TEST(CostModel, ScalingRadiiAndBoxLeavesCostAndScalesSizes)
   ASSERT_EQ(a.layout.num_levels(), b.layout.num_levels());
   EXPECT_NEAR(a.cost.total, b.cost.total, 1e-6 * a.cost.total);
   for (int h = 0; h < a.layout.num_levels(); ++h)
-    EXPECT_NEAR(b.layout.cell_sizes[h], 2.5 * a.layout.cell_sizes[h], 1e-4 * b.layout.cell_sizes[h]);
+    EXPECT_NEAR(b.layout.cell_sizes[h], 2.5 * a.layout.cell_sizes[h],
+                1e-4 * b.layout.cell_sizes[h]);
 }
 
 TEST(CostModel, MonodisperseLimitGivesOneLevel)
@@ -252,7 +255,8 @@ TEST(CostModel, LayoutMethodsSpanTheCutoffRange)
   const Layout ex = make_layout(Method::Exponential, 5, Search::TopDown, f, p);
   const Layout lin = make_layout(Method::Linear, 4, Search::BottomUp, f, p);
   ASSERT_EQ(ex.num_levels(), 5);
-  for (int h = 1; h <= 5; ++h) EXPECT_NEAR(ex.cell_sizes[h - 1], 2.0 * std::pow(50.0, h / 5.0), 1e-9);
+  for (int h = 1; h <= 5; ++h)
+    EXPECT_NEAR(ex.cell_sizes[h - 1], 2.0 * std::pow(50.0, h / 5.0), 1e-9);
   for (int h = 1; h <= 4; ++h) EXPECT_NEAR(lin.cell_sizes[h - 1], 2.0 + h * 98.0 / 4, 1e-9);
   EXPECT_EQ(ex.top(), 100.0);    // exact top, no round-off
   EXPECT_EQ(lin.search, Search::BottomUp);
@@ -295,7 +299,8 @@ TEST(CostModel, StorageTermCountsTheCellsOfTheBox)
     double volume = 0.0;
     for (double r : radii) volume += (d == 2 ? PI * r * r : 4.0 / 3.0 * PI * r * r * r);
     const double box = volume / p.packing;
-    for (const Layout &layout : {Layout{{4.0, 9.0, 20.2}, Search::TopDown}, Layout{{20.2}, Search::TopDown}}) {
+    for (const Layout &layout :
+         {Layout{{4.0, 9.0, 20.2}, Search::TopDown}, Layout{{20.2}, Search::TopDown}}) {
       const Cost c = evaluate(layout, f, p);
       const double k = std::pow(subdivisions_of(layout), d);
       double cells = 0.0;

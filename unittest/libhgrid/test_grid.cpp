@@ -32,9 +32,11 @@ TEST(Grid, CellsFillTheBoxExactly)
   EXPECT_EQ(g.num_global(0), 3);
   EXPECT_DOUBLE_EQ(g.cell_edge(0), 10.0 / 3.0);
   EXPECT_GE(g.cell_edge(0), g.nominal_size());
-  // a cell size that divides the box is kept (not shrunk by round-off)
+  // a size that divides the box exactly gets one cell fewer (kCellSafety), so that
+  // round-off never makes a cell smaller than its size
   LevelGrid g2(2.5, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
-  EXPECT_EQ(g2.num_global(0), 3);    // 4 cells of 2.5 would be exactly at the limit: safety keeps >= 2.5
+  EXPECT_EQ(g2.num_global(0),
+            3);    // 4 cells of 2.5 would be exactly at the limit: safety keeps >= 2.5
   EXPECT_GE(g2.cell_edge(0), 2.5);
   // a cell larger than the box: one cell
   LevelGrid g3(25.0, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
@@ -141,7 +143,7 @@ void expect_half_plus_mirror_is_full(const LevelGrid &g)
   const auto half = cells_of(hgrid::same_level_rows(g, true));
   const auto full = cells_of(hgrid::same_level_rows(g, false));
   ASSERT_FALSE(half.empty());
-  EXPECT_EQ(half[0], (Cell{0, 0, 0}));    // own cell first
+  EXPECT_EQ(half[0], (Cell{0, 0, 0}));                     // own cell first
   EXPECT_EQ(hgrid::same_level_rows(g, true)[0].dx1, 0);    // ... alone in its row
   std::set<Cell> all(half.begin(), half.end());
   EXPECT_EQ(all.size(), half.size());
@@ -206,6 +208,7 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
   for (int pass = 0; pass < 2; ++pass) {    // reuse of storage
     lists.build(n, global.data());
     int seen = 0;
+    std::vector<int> hits(n, 0);
     for (int h = 0; h < 3; ++h) {
       int count = 0;
       for (int c = 0; c < cells_per_level[h]; ++c) {
@@ -218,16 +221,26 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
           EXPECT_EQ(cell[i], c);
           EXPECT_GT(i, prev);
           prev = i;
+          ++hits[i];
           ++count;
         }
-        if (g > 0) EXPECT_EQ(lists.begin(g), lists.end(g - 1));    // rows are contiguous
       }
-      EXPECT_EQ(lists.level_count(h), count);
+      // particles of level h, counted from the input
+      int on_level = 0;
+      for (int i = 0; i < n; ++i) on_level += (level[i] == h && cell[i] >= 0);
+      EXPECT_EQ(count, on_level);
+      EXPECT_EQ(lists.level_count(h), on_level);
       seen += count;
     }
     int expected = 0;
-    for (int i = 0; i < n; ++i) expected += (level[i] >= 0 && cell[i] >= 0);
+    for (int i = 0; i < n; ++i) {
+      expected += (level[i] >= 0 && cell[i] >= 0);
+      EXPECT_EQ(hits[i], cell[i] >= 0 ? 1 : 0) << "particle " << i;
+    }
     EXPECT_EQ(seen, expected);
+    // consecutive cells are one slot range from 0 to the number of binned particles
+    EXPECT_EQ(lists.begin(0), 0);
+    EXPECT_EQ(lists.end(lists.num_cells() - 1), expected);
   }
 }
 

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
-#include <stdexcept>
 
 using hgrid::Layout;
 using hgrid::Search;
@@ -54,7 +54,8 @@ TEST(Layout, DescribeListsEveryLevel)
 {
   const std::string text = hgrid::describe(Layout{{1.5, 4.0}, Search::BottomUp});
   EXPECT_NE(text.find("level 1: cell size 1.5"), std::string::npos) << text;
-  EXPECT_NE(text.find("level 2: cell size 4, cutoff diameters (1.5, 4]"), std::string::npos) << text;
+  EXPECT_NE(text.find("level 2: cell size 4, cutoff diameters (1.5, 4]"), std::string::npos)
+      << text;
   EXPECT_STREQ(hgrid::search_name(Search::TopDown), "topdown");
   EXPECT_STREQ(hgrid::search_name(Search::BottomUp), "bottomup");
 }
@@ -81,7 +82,7 @@ TEST(Layout, GhostClassesLimitedAndDegenerate)
   EXPECT_EQ(static_cast<int>(b.size()), hgrid::kMaxGhostClasses);
   EXPECT_DOUBLE_EQ(b.back(), 1.0e4);
   EXPECT_EQ(hgrid::ghost_classes(wide, 1.0e4), std::vector<double>{1.0e4});    // monodisperse
-  EXPECT_EQ(hgrid::ghost_classes(wide, 0.0), std::vector<double>{1.0e4});     // no sizes known
+  EXPECT_EQ(hgrid::ghost_classes(wide, 0.0), std::vector<double>{1.0e4});      // no sizes known
   const auto near = hgrid::ghost_classes(Layout{{1.1}, Search::BottomUp}, 1.0);
   ASSERT_EQ(near.size(), 2u);    // one step below the ratio
   EXPECT_DOUBLE_EQ(near[0], 1.0);

@@ -149,7 +149,8 @@ TEST(KCalibration, RejectsCollinearSamplesAndClampsK)
 
   KCalibration negative;    // time falls with visits: no positive b, K unchanged
   for (double c : {1e5, 3e5, 2e5})
-    for (double v : {1e5, 5e5}) negative.add(KCalibration::products(c, v, 1e-9 * c + 1e-3 - 1e-9 * v));
+    for (double v : {1e5, 5e5})
+      negative.add(KCalibration::products(c, v, 1e-9 * c + 1e-3 - 1e-9 * v));
   K = 0.7;
   EXPECT_FALSE(negative.estimate(K));
   EXPECT_EQ(K, 0.7);
