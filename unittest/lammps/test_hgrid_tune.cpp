@@ -281,11 +281,13 @@ TEST(HGridTune, KAutoCalibratesFromBuildTimes)
             "velocity all create 0.01 1234 loop geom", "variable s equal ramp(1.0,0.4)",
             "fix shrink all adapt 5 atom diameter v_s scale yes",
             "neigh_modify every 1 delay 0 check no", "run 200 post no"});
-  // measured from the builds: no longer the default, and a fit, not a clamp
+  // the fix fed the measured builds into the fit: K is no longer the default.  Its value
+  // comes from wall-clock times (on oversubscribed MPI ranks it may sit at a clamp), so
+  // the fit itself is tested on synthetic timings (libhgrid, KCalibration.*)
   const double K = tune_fix(lmp.get())->compute_vector(6);
   EXPECT_NE(K, hgrid::kHGridCellAccessCostRatio);
-  EXPECT_GT(K, hgrid::KCalibration::kMin);
-  EXPECT_LT(K, hgrid::KCalibration::kMax);
+  EXPECT_GE(K, hgrid::KCalibration::kMin);
+  EXPECT_LE(K, hgrid::KCalibration::kMax);
 }
 
 TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
