@@ -25,14 +25,6 @@ class CellLists {
 
   /// Global index of local cell \p c of level \p h.
   [[nodiscard]] int global_cell(int h, int c) const { return offset_[h] + c; }
-  /// Level of global cell \p g.
-  [[nodiscard]] int level_of_cell(int g) const
-  {
-    int h = 0;
-    while (g >= offset_[h + 1]) ++h;
-    return h;
-  }
-
   /// \brief Sort particles 0..n-1 into cells: \p cell[i] is the global cell index
   /// of particle i, or negative for a particle that is left out.
   void build(int n, const int *cell);

@@ -56,11 +56,6 @@ namespace {
   }
 }    // namespace
 
-int half_stencil_neighbors(int dimension)
-{
-  return dimension == 2 ? 4 : 13;
-}
-
 int same_level_cells(int dimension, int subdivisions)
 {
   const double edge = 1.0 / subdivisions;    // sub-cells of a level of size 1

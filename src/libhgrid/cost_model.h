@@ -87,8 +87,6 @@ struct Cost {
   std::vector<LevelCost> levels;
 };
 
-/// Number of same-level neighbor cells of a half stencil, n_c = (3^d - 1)/2.
-[[nodiscard]] int half_stencil_neighbors(int dimension);
 /// \brief Cells of the full same-level stencil a particle scans when each cell is split
 /// into \p subdivisions^d sub-cells: 3^d for 1, the (2k+1)^d block pruned by distance
 /// (hgrid::stencil_rows) otherwise.

@@ -121,18 +121,7 @@ class LevelGrid {
     v.first_cell = first_cell;
     return v;
   }
-  [[nodiscard]] int coord(int d, double x) const { return v_.coord(d, x); }
-  [[nodiscard]] int index_of(const double *x) const { return v_.index_of(x); }
-  [[nodiscard]] bool in_window(const std::array<int, 3> &c) const
-  {
-    return v_.in_window(c[0], c[1], c[2]);
-  }
-  [[nodiscard]] int index(const std::array<int, 3> &c) const { return v_.index(c[0], c[1], c[2]); }
   [[nodiscard]] int offset(int dx, int dy, int dz) const { return v_.offset(dx, dy, dz); }
-  [[nodiscard]] CellRange search_range(const double *x, double delta) const
-  {
-    return v_.search_range(x, delta);
-  }
   [[nodiscard]] int num_cells() const { return v_.num_cells(); }
   /// Level size s (largest cutoff diameter of the level), not the cell edge.
   [[nodiscard]] double nominal_size() const { return v_.size; }

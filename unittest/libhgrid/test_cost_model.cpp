@@ -107,7 +107,7 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
             << d << " " << alpha << " " << omega;
         // single level: T/N = (1/2 + n_c) m_1 + K (1 + n_c)
         const double nc = 0.5 * (std::pow(3.0, d) - 1.0);
-        EXPECT_EQ(half_stencil_neighbors(d), nc);
+        EXPECT_EQ(same_level_cells(d, 1), 2 * nc + 1);
         EXPECT_NEAR(c.total, (0.5 + nc) * expected + p.K * (1 + nc), 1e-9 * c.total);
         // hgrid's one level: cells split into 2^d sub-cells of m_1 / 2^d particles,
         // searched with the half of the full 5^d block (no sub-cell is pruned for k = 2)

@@ -2,6 +2,7 @@
 // (eqs. 4-5), same-level stencils and the counting-sort cell lists.
 #include "libhgrid/cell_lists.h"
 #include "libhgrid/grid.h"
+#include "libhgrid/pair_search.h"
 
 #include <gtest/gtest.h>
 
@@ -45,7 +46,8 @@ TEST(Grid, CellsFillTheBoxExactly)
 
 TEST(Grid, MappingFollowsLammpsGhostConvention)
 {
-  LevelGrid g(3.0, cube(3, 10.0), {-2, -2, -2}, {12, 12, 12});
+  LevelGrid grid(3.0, cube(3, 10.0), {-2, -2, -2}, {12, 12, 12});
+  const hgrid::LevelView g = grid.view();
   EXPECT_EQ(g.coord(0, 0.0), 0);
   EXPECT_EQ(g.coord(0, 3.34), 1);
   EXPECT_EQ(g.coord(0, 9.999), 2);
@@ -54,8 +56,8 @@ TEST(Grid, MappingFollowsLammpsGhostConvention)
   EXPECT_EQ(g.coord(0, -0.1), -1);    // image below
   EXPECT_EQ(g.coord(0, -3.4), -2);
   // window: ghosts down to -2 -> cell -1, minus one padding cell
-  EXPECT_EQ(g.window_lo(0), -2);
-  EXPECT_EQ(g.window_n(0), 4 + 2 + 1);
+  EXPECT_EQ(grid.window_lo(0), -2);
+  EXPECT_EQ(grid.window_n(0), 4 + 2 + 1);
   // monotone over a sweep
   int last = g.coord(0, -5.0);
   for (double x = -5.0; x < 15.0; x += 0.01) {
@@ -66,8 +68,9 @@ TEST(Grid, MappingFollowsLammpsGhostConvention)
 
 TEST(Grid, TwoDimensionalGridHasOneLayer)
 {
-  LevelGrid g(2.0, cube(2, 10.0), {0, 0, 0}, {10, 10, 0});
-  EXPECT_EQ(g.window_n(2), 1);
+  LevelGrid grid(2.0, cube(2, 10.0), {0, 0, 0}, {10, 10, 0});
+  const hgrid::LevelView g = grid.view();
+  EXPECT_EQ(grid.window_n(2), 1);
   const double x[3] = {5.0, 5.0, 0.3};
   EXPECT_GE(g.index_of(x), 0);
   auto r = g.search_range(x, 3.0);
@@ -78,7 +81,8 @@ TEST(Grid, TwoDimensionalGridHasOneLayer)
 TEST(Grid, SearchBoxCoversExactlyTheReachableCells)
 {
   // eq. 4: c_start = M(x - delta), c_end = M(x + delta); 10 cells of edge 1
-  LevelGrid g(0.999, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
+  LevelGrid grid(0.999, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
+  const hgrid::LevelView g = grid.view();
   const double x[3] = {5.5, 2.2, 7.9};
   auto r = g.search_range(x, 1.5);
   EXPECT_EQ(r.lo[0], 4);
@@ -89,8 +93,8 @@ TEST(Grid, SearchBoxCoversExactlyTheReachableCells)
   EXPECT_EQ(r.hi[2], 9);
   // clipped to the window
   auto big = g.search_range(x, 50.0);
-  EXPECT_EQ(big.lo[0], g.window_lo(0));
-  EXPECT_EQ(big.hi[0], g.window_lo(0) + g.window_n(0) - 1);
+  EXPECT_EQ(big.lo[0], grid.window_lo(0));
+  EXPECT_EQ(big.hi[0], grid.window_lo(0) + grid.window_n(0) - 1);
   // every point within delta is in the range (randomized)
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -205,6 +209,12 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
     if (i % 97 == 0 && level[i] >= 0) cell[i] = -1;    // outside window
     global[i] = cell[i] < 0 ? -1 : lists.global_cell(level[i], cell[i]);
   }
+  // the pair search's view of the levels: first global cell of each
+  std::vector<hgrid::LevelView> views(3);
+  for (int h = 0; h < 3; ++h) views[h].first_cell = lists.global_cell(h, 0);
+  hgrid::GridView levels;
+  levels.nlevels = 3;
+  levels.levels = views.data();
   for (int pass = 0; pass < 2; ++pass) {    // reuse of storage
     lists.build(n, global.data());
     int seen = 0;
@@ -214,7 +224,7 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
       for (int c = 0; c < cells_per_level[h]; ++c) {
         int prev = -1;
         const int g = lists.global_cell(h, c);
-        EXPECT_EQ(lists.level_of_cell(g), h);
+        EXPECT_EQ(levels.level_of_cell(g), h);
         for (int s = lists.begin(g); s < lists.end(g); ++s) {
           const int i = lists.particles()[s];
           EXPECT_EQ(level[i], h);
