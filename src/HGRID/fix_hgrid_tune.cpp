@@ -171,8 +171,10 @@ void FixHGridTune::tune(int scheduled)
     nrelevel++;
   }
   layout = planner->plan().layout;
-  has_layout = 1;
-  hand_settings();
+  if (!has_layout) {
+    has_layout = 1;
+    hand_settings();    // keep this layout across runs from now on
+  }
 }
 
 void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision &decision)

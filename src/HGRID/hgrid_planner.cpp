@@ -37,8 +37,8 @@ static constexpr double UNBOUNDED = 1.0e300;
 /* ---------------------------------------------------------------------- */
 
 HGridPlanner::HGridPlanner(LAMMPS *lmp) :
-    Pointers(lmp), user_search(0), tuned(0), skin_(0.0), auto_mode(-1), logged(0),
-    build_seconds(0.0), cells_stored(0), two_way(0)
+    Pointers(lmp), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
+    two_way(0)
 {
 }
 
@@ -77,12 +77,13 @@ void HGridPlanner::setup_run()
 
   double cmin, cmax;
   cutoff_diameter_range(cmin, cmax);
+  const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, cmax, params);
+  const auto f = radius_histogram(cmin, cmax, s.K, params);
   hgrid::Layout chosen;
   try {
-    chosen = hgrid::layout_for_run(settings(), current.layout, cmax, [&] {
-      return optimum(f.get(), params, cmax);
+    chosen = hgrid::layout_for_run(s, current.layout, cmax, [&] {
+      return optimum(f.get(), params, s, cmax);
     });
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
@@ -105,7 +106,7 @@ void HGridPlanner::parse_words()
   if (args == user_words && !user_words.empty()) return;
   const int narg = args.size();
   user = hgrid::PlanSettings();
-  user_search = 0;
+  user.auto_search = true;    // unless the search keyword is given
   for (int iarg = 0; iarg < narg;) {
     const std::string &key = args[iarg];
     if (key == "levels") {
@@ -127,12 +128,11 @@ void HGridPlanner::parse_words()
       } catch (std::invalid_argument &e) {
         error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
       }
-      user_search = 1;
+      user.auto_search = false;
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
   }
-  user.auto_search = !user_search;
   user_words = args;
 }
 
@@ -142,27 +142,20 @@ void HGridPlanner::parse_words()
 
 hgrid::PlanSettings HGridPlanner::settings() const
 {
-  hgrid::PlanSettings s = user;
-  if (tuned) {
-    s.method = tuning.method;
-    s.auto_search = tuning.auto_search;
-    s.search = tuning.search;
-    s.max_levels = tuning.max_levels;
-    s.K = tuning.K;
-    s.keep_layout = tuning.keep_layout;
-  }
+  if (!tuning) return user;
+  hgrid::PlanSettings s = *tuning;
+  s.cell_sizes = user.cell_sizes;    // explicit levels come from the neighbor command only
   return s;
 }
 
 void HGridPlanner::set_tuning(const hgrid::PlanSettings &t)
 {
   tuning = t;
-  tuned = 1;
 }
 
 void HGridPlanner::clear_tuning()
 {
-  tuned = 0;
+  tuning.reset();
 }
 
 void HGridPlanner::restore_layout(const hgrid::Layout &layout)
@@ -184,9 +177,10 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
   cutoff_diameter_range(cmin, cmax);
   if (!scheduled && !hgrid::overflows(current.layout, cmax)) return std::nullopt;
   const double ctop = hgrid::planned_top(current.layout, cmin, cmax, policy);
+  const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, ctop, params);
-  const hgrid::Layout best = optimum(f.get(), params, ctop);
+  const auto f = radius_histogram(cmin, ctop, s.K, params);
+  const hgrid::Layout best = optimum(f.get(), params, s, ctop);
   const hgrid::Decision decision =
       hgrid::decide_relevel(current.layout, best, f.get(), params, cmax, policy);
   if (decision.action == hgrid::Relevel::None) return decision;
@@ -245,18 +239,18 @@ void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
 
 /* ----------------------------------------------------------------------
    histogram of the radii of all atoms (evenly spaced in log r, up to the largest
-   radius fix pour/deposit may insert), packing fraction and skin for the model;
-   nullptr for a monodisperse or empty system
+   radius fix pour/deposit may insert), packing fraction, skin and cell-access
+   cost K for the model; nullptr for a monodisperse or empty system
 ------------------------------------------------------------------------- */
 
-std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax,
+std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax, double K,
                                                                  hgrid::SystemParams &params)
 {
   const double rmin = 0.5 * (cmin - skin_), rmax = 0.5 * (cmax - skin_);
   const int dim = domain->dimension;
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
   params = hgrid::SystemParams();
-  params.K = settings().K;
+  params.K = K;
   params.dimension = dim;
   params.skin = skin_;
   if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6))) return nullptr;
@@ -284,9 +278,8 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
 ------------------------------------------------------------------------- */
 
 hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                                    double cmax)
+                                    const hgrid::PlanSettings &s, double cmax)
 {
-  const hgrid::PlanSettings s = settings();
   std::vector<double> key = hgrid::optimum_key(f, params, s, cmax);
   if (key == optimum_key) return optimum_result;
 

@@ -66,11 +66,9 @@ class HGridPlanner : protected Pointers {
   double cells_per_atom();
 
  private:
-  hgrid::PlanSettings user;               // from the neighbor command's keywords
-  std::vector<std::string> user_words;    // the words user was parsed from
-  int user_search;                        // 1 if the neighbor command gave the search
-  int tuned;                              // 1 while fix hgrid/tune gives settings
-  hgrid::PlanSettings tuning;
+  hgrid::PlanSettings user;                     // from the neighbor command's keywords
+  std::vector<std::string> user_words;          // the words user was parsed from
+  std::optional<hgrid::PlanSettings> tuning;    // fix hgrid/tune's, while it is defined
   double skin_;
   hgrid::Plan current;
   int auto_mode;    // comm mode this class chose last, -1 if none
@@ -86,9 +84,10 @@ class HGridPlanner : protected Pointers {
   void parse_words();
   hgrid::PlanSettings settings() const;
   void cutoff_diameter_range(double &cmin, double &cmax);
-  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
+  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax, double K,
                                                      hgrid::SystemParams &params);
-  hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params, double cmax);
+  hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
+                        const hgrid::PlanSettings &s, double cmax);
   void choose_comm_mode();
   bool other_binned_lists() const;
   void publish_collections();
