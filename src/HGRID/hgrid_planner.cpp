@@ -142,10 +142,25 @@ void HGridPlanner::parse_words()
 
 hgrid::PlanSettings HGridPlanner::settings() const
 {
-  if (!tuning) return user;
-  hgrid::PlanSettings s = *tuning;
-  s.cell_sizes = user.cell_sizes;    // explicit levels come from the neighbor command only
+  hgrid::PlanSettings s = user;
+  if (tuning) {
+    s = *tuning;
+    s.cell_sizes = user.cell_sizes;    // explicit levels come from the neighbor command only
+  }
+  // Kokkos lists are dense, every row as wide as the longest: Bottom-Up stores each
+  // cross-level pair in the smaller particle's row (unless the user chose a direction)
+  if (s.auto_search && kokkos_bins()) {
+    s.search = hgrid::Search::BottomUp;
+    s.auto_search = false;
+  }
   return s;
+}
+
+bool HGridPlanner::kokkos_bins() const
+{
+  for (const NBin *b : bins)
+    if (b->kokkos) return true;
+  return false;
 }
 
 void HGridPlanner::set_tuning(const hgrid::PlanSettings &t)

@@ -90,6 +90,7 @@ class HGridPlanner : protected Pointers {
                         const hgrid::PlanSettings &s, double cmax);
   void choose_comm_mode();
   bool other_binned_lists() const;
+  bool kokkos_bins() const;
   void publish_collections();
   void log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params);
   std::string ghost_cutoffs_description() const;

@@ -22,6 +22,7 @@
 #define HGRID_PAIR_SEARCH_H
 
 #include "grid.h"
+#include "layout.h"
 #include "portability.h"
 
 namespace hgrid {
@@ -40,6 +41,16 @@ struct GridView {
   const RowOffset *rows = nullptr;      ///< half stencils: the particle's own cell first
   const int *cell_start = nullptr;    ///< slots of global cell g: [cell_start[g], cell_start[g+1])
   const int *slots = nullptr;         ///< particle indices sorted by (cell, index)
+
+  /// Level of a particle of cutoff diameter \p c: the first whose size holds it, as
+  /// hgrid::level_of() on the layout; -1 if c exceeds the top level.
+  [[nodiscard]] HGRID_INLINE int level_of_diameter(double c) const
+  {
+    const double reduced = c * (1.0 - kSizeTolerance);
+    for (int h = 0; h < nlevels; ++h)
+      if (!(levels[h].size < reduced)) return h;
+    return -1;
+  }
 
   [[nodiscard]] HGRID_INLINE int level_of_cell(int g) const
   {

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -58,9 +59,10 @@ double radius_of(const SystemSpec &spec, long tag)
   return std::pow(lo + u * (hi - lo), 1.0 / a1);
 }
 
-LAMMPS *make_lammps(MPI_Comm comm)
+LAMMPS *make_lammps(MPI_Comm comm, const std::vector<std::string> &extra_args)
 {
   LAMMPS::argv args = {"hgrid_test", "-log", "none", "-screen", "none", "-nocite"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   return new LAMMPS(args, comm);
 }
 
@@ -111,6 +113,7 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
     atom->radius[i] = r;
     atom->rmass[i] = 4.0 / 3.0 * PI * r * r * r;
   }
+  if (spec.after_host_change) spec.after_host_change(lmp);
   cmd("pair_style " + spec.pair);
   cmd("pair_coeff " + spec.pair_coeff);
   cmd("neighbor " + std::to_string(spec.skin) + " " + spec.neighbor);
@@ -121,7 +124,7 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
 
 std::unique_ptr<LAMMPS> make_system(const SystemSpec &spec, MPI_Comm comm)
 {
-  std::unique_ptr<LAMMPS> lmp(make_lammps(comm));
+  std::unique_ptr<LAMMPS> lmp(make_lammps(comm, spec.lammps_args));
   create_system(lmp.get(), spec);
   return lmp;
 }
@@ -142,7 +145,7 @@ void commands(LAMMPS *lmp, const std::vector<std::string> &lines)
 
 std::string error_of(const SystemSpec &spec, const std::vector<std::string> &lines)
 {
-  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, spec.lammps_args));
   try {
     create_system(lmp.get(), spec);
     commands(lmp.get(), lines);
@@ -205,19 +208,30 @@ namespace {
 
 ListPairs gather_list(LAMMPS *lmp, int list_index, bool with_history)
 {
+  NeighList *list = lmp->neighbor->lists[list_index];
+  return gather_rows(
+      lmp, list->inum, list->ilist, list->numneigh,
+      [list](int i, int jj) {
+        return list->firstneigh[i][jj];
+      },
+      with_history);
+}
+
+ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numneigh,
+                      const std::function<int(int, int)> &neighbor, bool with_history)
+{
   Atom *atom = lmp->atom;
   Domain *domain = lmp->domain;
   const AtomTable table = gather_atoms(lmp);
-  NeighList *list = lmp->neighbor->lists[list_index];
   const double prd[3] = {domain->prd[0], domain->prd[1], domain->prd[2]};
 
   ListPairs result;
   std::vector<long> keys;
   long counters[3] = {0, 0, 0};
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const int raw = list->firstneigh[i][jj];
+  for (int ii = 0; ii < inum; ii++) {
+    const int i = ilist[ii];
+    for (int jj = 0; jj < numneigh[i]; jj++) {
+      const int raw = neighbor(i, jj);
       const int j = raw & NEIGHMASK;
       const long bit = (raw >> HISTBITS) & 1;
       counters[0]++;

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,6 +36,9 @@ struct SystemSpec {
   std::string neigh_modify;          // extra neigh_modify keywords
   std::string pair = "gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0";
   std::string pair_coeff = "* *";
+  std::vector<std::string> lammps_args;    // extra command-line arguments (e.g. -k on -sf kk)
+  // called after the radii are written into the host arrays (KOKKOS: mark them modified)
+  std::function<void(LAMMPS_NS::LAMMPS *)> after_host_change;
 };
 
 [[nodiscard]] std::string describe(const SystemSpec &spec);
@@ -43,7 +47,8 @@ struct SystemSpec {
 [[nodiscard]] double radius_of(const SystemSpec &spec, long tag);
 
 /// A LAMMPS instance on \p comm (default MPI_COMM_WORLD) with no screen or log output.
-[[nodiscard]] LAMMPS_NS::LAMMPS *make_lammps(MPI_Comm comm = MPI_COMM_WORLD);
+[[nodiscard]] LAMMPS_NS::LAMMPS *make_lammps(MPI_Comm comm = MPI_COMM_WORLD,
+                                             const std::vector<std::string> &extra_args = {});
 
 /// Run the input lines of \p spec up to "run 0 post no".
 void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
@@ -74,6 +79,11 @@ struct ListPairs {
   long entries = 0;
 };
 [[nodiscard]] ListPairs gather_list(LAMMPS_NS::LAMMPS *lmp, int list_index, bool with_history);
+/// The same for any list given by its rows: \p neighbor(i, jj) is entry jj of row i.
+[[nodiscard]] ListPairs gather_rows(LAMMPS_NS::LAMMPS *lmp, int inum, const int *ilist,
+                                    const int *numneigh,
+                                    const std::function<int(int, int)> &neighbor,
+                                    bool with_history);
 
 /// How many times each pair within r_a + r_b + skin must appear in a list.
 enum class ListKind { HalfNewton, HalfNewtoff, Full };

@@ -1,0 +1,171 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "npair_hgrid_kokkos.h"
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "error.h"
+#include "hgrid_planner.h"
+#include "nbin_hgrid_kokkos.h"
+#include "neigh_list_kokkos.h"
+#include "nstencil_hgrid.h"
+#include "platform.h"
+
+#include <algorithm>
+
+using namespace LAMMPS_NS;
+
+namespace {
+// positions and radii of Kokkos atoms, as hgrid::PairSearch reads them
+template <class XView, class RView> struct KokkosAtoms {
+  XView x;
+  RView r;
+  KOKKOS_INLINE_FUNCTION double pos(int j, int d) const { return x(j, d); }
+  KOKKOS_INLINE_FUNCTION double radius(int j) const { return r(j); }
+};
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+NPairHGridKokkos<DeviceType, NEWTON>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
+{
+}
+
+/* ----------------------------------------------------------------------
+   same-level rows to the device when the stencil changed (compared on the host)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::copy_stencil_info()
+{
+  NPairHGridBase::copy_stencil_info();
+  const auto &rows = hstencil->rows;
+  const auto &level_rows = hstencil->level_rows;
+  const bool same = rows.size() == rows_copied.size() && level_rows == level_rows_copied &&
+      std::equal(rows.begin(), rows.end(), rows_copied.begin(),
+                 [](const hgrid::RowOffset &a, const hgrid::RowOffset &b) {
+                   return a.offset == b.offset && a.ncells == b.ncells;
+                 });
+  if (same) return;
+  d_rows = Kokkos::View<hgrid::RowOffset *, DeviceType>("hgrid/kk:rows", rows.size());
+  d_level_rows = typename AT::t_int_1d("hgrid/kk:level_rows", level_rows.size());
+  auto h_rows = Kokkos::create_mirror_view(d_rows);
+  auto h_level_rows = Kokkos::create_mirror_view(d_level_rows);
+  for (std::size_t k = 0; k < rows.size(); k++) h_rows(k) = rows[k];
+  for (std::size_t k = 0; k < level_rows.size(); k++) h_level_rows(k) = level_rows[k];
+  Kokkos::deep_copy(d_rows, h_rows);
+  Kokkos::deep_copy(d_level_rows, h_level_rows);
+  rows_copied = rows;
+  level_rows_copied = level_rows;
+}
+
+/* ----------------------------------------------------------------------
+   what a Kokkos hgrid list does not serve yet: a clear error, never a wrong list
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::check_supported() const
+{
+  if (exclude)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor hgrid with KOKKOS does not support neigh_modify exclude; "
+               "use neighbor bin or run without -sf kk");
+  if (molecular != Atom::ATOMIC)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Neighbor hgrid with KOKKOS does not support molecular systems; "
+               "use neighbor bin or run without -sf kk");
+}
+
+/* ----------------------------------------------------------------------
+   rows of all owned atoms; rebuilt once with wider rows if one overflowed
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
+{
+  check_supported();
+  const double start_time = platform::walltime();
+  auto *list = static_cast<NeighListKokkos<DeviceType> *>(list_);
+  const int nlocal = atom->nlocal;
+  list->grow(nlocal);
+
+  hgrid::SearchCounters count;
+  const int longest = search(list, nlocal, count);
+  if (longest > list->maxneighs) {
+    list->maxneighs = static_cast<int>(longest * 1.2);
+    list->d_neighbors = typename AT::t_neighbors_2d();
+    list->d_neighbors = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"),
+                                                    list->d_ilist.extent(0), list->maxneighs);
+    count = hgrid::SearchCounters();
+    search(list, nlocal, count);
+  }
+  list->inum = nlocal;
+  list->gnum = 0;
+  list->k_ilist.template modify<DeviceType>();
+  if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
+}
+
+/* ----------------------------------------------------------------------
+   one thread per owned atom; returns the longest row (stored up to maxneighs)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *list, int nlocal,
+                                                 hgrid::SearchCounters &count)
+{
+  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
+  auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
+  hgrid::GridView g = kbin->device_view();
+  g.level_rows = d_level_rows.data();
+  g.rows = d_rows.data();
+  const auto atoms = KokkosAtoms<decltype(atomKK->k_x.view<DeviceType>()),
+                                 decltype(atomKK->k_radius.view<DeviceType>())>{
+      atomKK->k_x.view<DeviceType>(), atomKK->k_radius.view<DeviceType>()};
+  const auto atom2cell = kbin->d_atom2cell;
+  const auto neighbors = list->d_neighbors;
+  const auto numneigh = list->d_numneigh;
+  const auto ilist = list->d_ilist;
+  const int maxneighs = list->maxneighs;
+  const int history = list->history ? (1 << HISTBITS) : 0;
+  const double skin = planner->skin();
+
+  long long visited = 0, checks = 0;
+  int longest = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i, long long &nvisit, long long &ncheck, int &nmax) {
+        int n = 0;
+        auto visit = [&](int j, double, double, double, double rsq, double radsum) {
+          if (n < maxneighs) neighbors(i, n) = (rsq < radsum * radsum) ? (j ^ history) : j;
+          n++;
+        };
+        hgrid::SearchCounters c;
+        hgrid::PairSearch<1, NEWTON>::neighbors(g, atoms, i, atom2cell(i), nlocal, skin, c, visit);
+        numneigh(i) = n;
+        ilist(i) = i;
+        nvisit += c.cells_visited;
+        ncheck += c.distance_checks;
+        if (n > nmax) nmax = n;
+      },
+      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(longest));
+  count.cells_visited = visited;
+  count.distance_checks = checks;
+  return longest;
+}
+
+namespace LAMMPS_NS {
+template class NPairHGridKokkos<LMPDeviceType, 0>;
+template class NPairHGridKokkos<LMPDeviceType, 1>;
+#ifdef LMP_KOKKOS_GPU
+template class NPairHGridKokkos<LMPHostType, 0>;
+template class NPairHGridKokkos<LMPHostType, 1>;
+#endif
+}    // namespace LAMMPS_NS

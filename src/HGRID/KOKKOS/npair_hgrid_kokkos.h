@@ -1,0 +1,83 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#ifdef NPAIR_CLASS
+// clang-format off
+using NPairHGridKokkosHalfNewtonDevice = NPairHGridKokkos<LMPDeviceType, 1>;
+NPairStyle(half/size/hgrid/newton/kk/device,
+           NPairHGridKokkosHalfNewtonDevice,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_ORTHO | NP_KOKKOS_DEVICE);
+
+using NPairHGridKokkosHalfNewtoffDevice = NPairHGridKokkos<LMPDeviceType, 0>;
+NPairStyle(half/size/hgrid/newtoff/kk/device,
+           NPairHGridKokkosHalfNewtoffDevice,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_KOKKOS_DEVICE);
+
+using NPairHGridKokkosHalfNewtonHost = NPairHGridKokkos<LMPHostType, 1>;
+NPairStyle(half/size/hgrid/newton/kk/host,
+           NPairHGridKokkosHalfNewtonHost,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_ORTHO | NP_KOKKOS_HOST);
+
+using NPairHGridKokkosHalfNewtoffHost = NPairHGridKokkos<LMPHostType, 0>;
+NPairStyle(half/size/hgrid/newtoff/kk/host,
+           NPairHGridKokkosHalfNewtoffHost,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_KOKKOS_HOST);
+// clang-format on
+#else
+
+#ifndef LMP_NPAIR_HGRID_KOKKOS_H
+#define LMP_NPAIR_HGRID_KOKKOS_H
+
+#include "kokkos_type.h"
+#include "npair_hgrid.h"
+
+#include "libhgrid/pair_search.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+template <class DeviceType> class NeighListKokkos;
+
+/* Half size lists of "neighbor SKIN hgrid" for Kokkos pair styles
+   (gran/hooke/history/kk): one thread per owned atom runs hgrid::PairSearch (the
+   kernel of the serial builder) over the device cells of NBinHGridKokkos and the
+   same-level rows of NStencilHGrid (copied to the device when the stencil changes),
+   and writes its row of the dense NeighListKokkos.  With a Kokkos list the planner
+   searches Bottom-Up unless the user chose otherwise: a cross-level pair is stored in
+   the smaller particle's row, so the longest row, which sets the width of every row
+   (and of fix neigh/history/kk's arrays), stays that of a small particle.  Rows that
+   overflow grow the list to 1.2x the longest and are rebuilt, as NPairKokkos does. */
+
+template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGridBase {
+ public:
+  typedef ArrayTypes<DeviceType> AT;
+
+  NPairHGridKokkos(class LAMMPS *lmp);
+  void build(class NeighList *) override;
+
+  // one pass of the pair search over all owned atoms (public: CUDA lambdas need it)
+  int search(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
+
+ protected:
+  bool searches_both_directions() const override { return !NEWTON; }
+  void copy_stencil_info() override;
+
+ private:
+  Kokkos::View<hgrid::RowOffset *, DeviceType> d_rows;
+  typename AT::t_int_1d d_level_rows;
+  std::vector<hgrid::RowOffset> rows_copied;    // host copies of what d_rows and
+  std::vector<int> level_rows_copied;           // d_level_rows hold
+  void check_supported() const;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,231 @@
+/* neighbor hgrid under the KOKKOS package (-k on -sf kk, the OpenMP backend here, any
+   backend where built): the half size list of pair gran/hooke/history/kk, built by
+   the hgrid/kk classes, against the brute-force all-pairs oracle and pair for pair
+   against the Kokkos "bin" list of the same system (2d/3d, periodic and fixed,
+   newton on and off, size ratios 1 to 100, any number of MPI ranks); a 1000-step
+   granular run under kk hgrid against kk bin; fix hgrid/tune re-leveling under
+   Kokkos mid-run; inputs the Kokkos classes cannot serve give a clear error. */
+
+#include "hgrid_testing.h"
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "force.h"
+#include "hgrid_planner.h"
+#include "input.h"
+#include "lammps.h"
+#include "modify.h"
+#include "neigh_list_kokkos.h"
+#include "neighbor.h"
+#include "npair.h"
+#include "pair.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+// the host arrays create_system() wrote are the newest copy
+void host_modified(LAMMPS *lmp)
+{
+  lmp->atomKK->modified(LAMMPS_NS::Host, ALL_MASK);
+}
+
+SystemSpec kokkos_spec(SystemSpec spec, const std::string &newton)
+{
+  spec.lammps_args = {"-k",  "on",     "t",     "2",    "-sf",    "kk",
+                      "-pk", "kokkos", "neigh", "half", "newton", newton};
+  spec.newton = newton == "on";
+  spec.after_host_change = host_modified;
+  return spec;
+}
+
+// the pair style's Kokkos list as host rows
+struct KokkosList {
+  ListPairs pairs;
+  int maxneighs = 0;
+  int longest_owned = 0;    // most owned partners in one row
+};
+
+KokkosList kokkos_pair_list(LAMMPS *lmp)
+{
+  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  auto *list = dynamic_cast<LAMMPS_NS::NeighListKokkos<LMPDeviceType> *>(lmp->force->pair->list);
+  EXPECT_NE(list, nullptr) << "the pair style's list is not a device Kokkos list";
+  KokkosList result;
+  if (!list) return result;
+  auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_ilist);
+  auto numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_numneigh);
+  auto neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_neighbors);
+  result.maxneighs = list->maxneighs;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = ilist(ii);
+    int owned = 0;
+    for (int jj = 0; jj < numneigh(i); jj++)
+      owned += (neighbors(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
+    result.longest_owned = std::max(result.longest_owned, owned);
+  }
+  result.pairs = gather_rows(
+      lmp, list->inum, ilist.data(), numneigh.data(),
+      [&neighbors](int i, int jj) {
+        return neighbors(i, jj);
+      },
+      true);
+  return result;
+}
+
+struct KokkosCase {
+  std::string name;
+  SystemSpec spec;
+};
+
+std::vector<KokkosCase> kokkos_cases()
+{
+  struct Dist {
+    std::string name, kind;
+    double omega;
+    int natoms;
+  };
+  const Dist dists[] = {{"mono", "mono", 1.0, 800},
+                        {"pl10", "powerlaw", 10.0, 1000},
+                        {"pl100", "powerlaw", 100.0, 1500},
+                        {"bi20", "bi", 20.0, 800}};
+  std::vector<KokkosCase> cases;
+  for (const auto &d : dists)
+    for (int dim : {2, 3})
+      for (bool periodic : {true, false})
+        for (const std::string newton : {"off"}) {
+          SystemSpec s;
+          s.distribution = d.kind;
+          s.omega = d.omega;
+          s.natoms = d.natoms;
+          s.dimension = dim;
+          s.periodic = periodic;
+          s.packing = dim == 2 ? 0.5 : 0.4;
+          s.seed = 11 + dim;
+          cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
+                               "_newton" + newton,
+                           kokkos_spec(s, newton)});
+        }
+  return cases;
+}
+
+class HGridKokkosOracle : public ::testing::TestWithParam<KokkosCase> {};
+
+TEST_P(HGridKokkosOracle, ListEqualsOracleAndKokkosBin)
+{
+  const KokkosCase &c = GetParam();
+  auto lmp = make_system(c.spec);
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << "the kk pair list was not built by hgrid/kk";
+  const KokkosList hgrid = kokkos_pair_list(lmp.get());
+  const auto kind = c.spec.newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
+  const PairCounts expected = oracle(lmp.get(), kind);
+  EXPECT_EQ(hgrid.pairs.self_pairs, 0);
+  EXPECT_EQ(hgrid.pairs.wrong_history_bits, 0);
+  EXPECT_EQ(compare(expected, hgrid.pairs.counts), "") << describe(c.spec);
+  EXPECT_GT(expected.size(), 0u);
+
+  SystemSpec bin = c.spec;
+  bin.neighbor = "bin";
+  auto lmp_bin = make_system(bin);
+  EXPECT_FALSE(pair_list_by_hgrid(lmp_bin.get()));
+  const KokkosList stock = kokkos_pair_list(lmp_bin.get());
+  EXPECT_EQ(compare(stock.pairs.counts, hgrid.pairs.counts), "") << "kk bin vs kk hgrid";
+  EXPECT_EQ(stock.pairs.entries, hgrid.pairs.entries);
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, HGridKokkosOracle, ::testing::ValuesIn(kokkos_cases()),
+                         [](const auto &info) {
+                           return info.param.name;
+                         });
+
+// Bottom-Up stores each cross-level pair of owned atoms in the smaller atom's row: the
+// most owned partners in one kk hgrid row at size ratio 100 are far fewer than in a
+// kk bin row, which holds about half of a large particle's partners.  (With newton off
+// an owned large particle still lists its small ghost partners: see the docs.)
+TEST(HGridKokkos, OwnedPartnersInShortRowsAtSizeRatio100)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(2000, 100.0, 0.5), "off");
+  auto lmp = make_system(s);
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+  EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout.search,
+            hgrid::Search::BottomUp);
+  const KokkosList hgrid = kokkos_pair_list(lmp.get());
+  s.neighbor = "bin";
+  auto lmp_bin = make_system(s);
+  const KokkosList stock = kokkos_pair_list(lmp_bin.get());
+  EXPECT_EQ(compare(stock.pairs.counts, hgrid.pairs.counts), "");
+  EXPECT_LT(3 * hgrid.longest_owned, stock.longest_owned)
+      << "owned partners per row: hgrid " << hgrid.longest_owned << ", bin " << stock.longest_owned;
+}
+
+// the run of a dilute granular gas: positions after 1000 steps (reneighboring every
+// step, contact history carried across rebuilds) under kk hgrid and kk bin
+std::vector<double> run_gas(const std::string &neighbor, long &touching)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(600, 10.0, 0.08), "off");
+  s.neighbor = neighbor;
+  auto lmp = make_system(s);
+  commands(lmp.get(),
+           {"velocity all create 0.5 4928459 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "run 1000 post no"});
+  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  EXPECT_EQ(pair_list_by_hgrid(lmp.get()), neighbor == "hgrid");
+  touching = kokkos_pair_list(lmp.get()).pairs.counts.size();
+  return gather_by_tag(lmp.get(), lmp->atom->x);
+}
+
+TEST(HGridKokkos, GranularRunMatchesKokkosBin)
+{
+  long pairs_bin = 0, pairs_hgrid = 0;
+  const auto xbin = run_gas("bin", pairs_bin);
+  const auto xhgrid = run_gas("hgrid", pairs_hgrid);
+  ASSERT_EQ(xbin.size(), xhgrid.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t k = 0; k < xbin.size(); k++) {
+    scale = std::max(scale, std::fabs(xbin[k]));
+    diff = std::max(diff, std::fabs(xbin[k] - xhgrid[k]));
+  }
+  EXPECT_LT(diff / scale, 1e-10);
+  EXPECT_EQ(pairs_bin, pairs_hgrid);
+  EXPECT_GT(pairs_bin, 0);
+}
+
+// fix hgrid/tune under Kokkos: particles grow (fix adapt) past the top level mid-run,
+// the grid is re-leveled on the host and the list stays exact on the device
+TEST(HGridKokkos, RelevelMidRunKeepsListExact)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(600, 5.0, 0.2), "off");
+  auto lmp = make_system(s);
+  const double top0 = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout.top();
+  commands(lmp.get(),
+           {"comm_modify cutoff 40 vel yes", "fix tune all hgrid/tune 100000",
+            "variable s equal ramp(1.0,1.6)", "fix integrate all nve/sphere",
+            "fix grow all adapt 5 atom diameter v_s scale yes",
+            "neigh_modify every 1 delay 0 check no", "run 100 post no", "unfix grow",
+            "run 0 post no"});
+  const double top1 = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout.top();
+  EXPECT_GT(top1, top0) << "no re-level happened";
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+  const KokkosList hgrid = kokkos_pair_list(lmp.get());
+  EXPECT_EQ(hgrid.pairs.wrong_history_bits, 0);
+  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), hgrid.pairs.counts), "");
+}
+
+TEST(HGridKokkos, ExclusionsGiveAClearError)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(300, 10.0, 0.3), "off");
+  s.neigh_modify = "exclude type 1 1";
+  const std::string message = error_of(s);
+  EXPECT_NE(message.find("does not support neigh_modify exclude"), std::string::npos) << message;
+}
+
+}    // namespace
