@@ -1,6 +1,7 @@
 #!/bin/bash
 # README command 2: install what is missing, build LAMMPS with hgrid and all tests,
-# and run the whole suite (library, oracle, parity, errors; serial and MPI) with ctest.
+# and run the whole suite (library, oracle, parity, errors; serial and MPI) with ctest;
+# then, if a Kokkos source is found, the same LAMMPS with KOKKOS (OpenMP) and its tests.
 #   HGRID_SANITIZE=1 bash unittest/run_tests.sh   the same suite with ASan + UBSan, built
 #                                                  in build-asan (-DHGRID_SANITIZE=ON); the
 #                                                  build sets ASAN_OPTIONS/UBSAN_OPTIONS for
@@ -17,5 +18,15 @@ case "${HGRID_SANITIZE:-0}" in
   *)
     "$root/src/bootstrap.sh" "$root/build" -DHGRID_ENABLE_TESTING=ON
     ctest --test-dir "$root/build" --output-on-failure "$@"
+    # neighbor hgrid under KOKKOS (OpenMP backend, build-kokkos): needs a Kokkos source,
+    # HGRID_KOKKOS_SOURCE or the snapshot beside the project (../shared/third_party)
+    kokkos_source=${HGRID_KOKKOS_SOURCE:-$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)}
+    if [ -n "$kokkos_source" ]; then
+      "$root/src/bootstrap.sh" "$root/build-kokkos" -DHGRID_ENABLE_TESTING=ON -DHGRID_KOKKOS=OpenMP \
+        "-DHGRID_KOKKOS_SOURCE=$kokkos_source"
+      ctest --test-dir "$root/build-kokkos" --output-on-failure -L kokkos "$@"
+    else
+      echo "hgrid: Kokkos tests skipped (set HGRID_KOKKOS_SOURCE to a Kokkos source folder or tarball)"
+    fi
     ;;
 esac
