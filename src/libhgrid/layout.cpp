@@ -30,10 +30,12 @@ void validate(const Layout &layout, double max_cutoff_diameter)
 int level_of(const Layout &layout, double cutoff_diameter)
 {
   const auto &s = layout.cell_sizes;
-  const double c = cutoff_diameter * (1.0 - kSizeTolerance);
-  const auto it = std::lower_bound(s.begin(), s.end(), c);
-  if (it == s.end()) return -1;
-  return static_cast<int>(it - s.begin());
+  return first_level_holding(
+      layout.num_levels(),
+      [&s](int h) {
+        return s[h];
+      },
+      cutoff_diameter);
 }
 
 std::vector<double> ghost_classes(const Layout &layout, double cmin)

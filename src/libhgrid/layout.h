@@ -12,6 +12,8 @@
 #ifndef HGRID_LAYOUT_H
 #define HGRID_LAYOUT_H
 
+#include "portability.h"
+
 #include <string>
 #include <vector>
 
@@ -46,8 +48,20 @@ struct Layout {
 /// \throws std::invalid_argument naming the offending level or size.
 void validate(const Layout &layout, double max_cutoff_diameter);
 
-/// \brief Level of insertion (eq. 3): the lowest level h with c <= s_h.
+/// \brief Level of insertion (eq. 3): the lowest level h with c <= s_h, with the
+/// sizes read as \p size_of(h) for h < \p nlevels (the layout's, or a device copy's).
 /// \return 0-based level, or -1 when \p cutoff_diameter exceeds the top level.
+template <class SizeOf>
+[[nodiscard]] HGRID_INLINE int first_level_holding(int nlevels, const SizeOf &size_of,
+                                                   double cutoff_diameter)
+{
+  const double c = cutoff_diameter * (1.0 - kSizeTolerance);
+  for (int h = 0; h < nlevels; ++h)
+    if (!(size_of(h) < c)) return h;
+  return -1;
+}
+
+/// The same for \p layout.
 [[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
 
 /// Sub-cells per cell edge of a one-level grid (a monodisperse system): cells of

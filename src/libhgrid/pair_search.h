@@ -30,6 +30,7 @@ namespace hgrid {
 /// One row of a same-level stencil: local-cell offset of its first cell and its length.
 struct RowOffset {
   int offset, ncells;
+  bool operator==(const RowOffset &o) const { return offset == o.offset && ncells == o.ncells; }
 };
 
 /// The binned grid as the pair search reads it (non-owning, trivially copyable).
@@ -46,10 +47,13 @@ struct GridView {
   /// hgrid::level_of() on the layout; -1 if c exceeds the top level.
   [[nodiscard]] HGRID_INLINE int level_of_diameter(double c) const
   {
-    const double reduced = c * (1.0 - kSizeTolerance);
-    for (int h = 0; h < nlevels; ++h)
-      if (!(levels[h].size < reduced)) return h;
-    return -1;
+    const LevelView *lv = levels;
+    return first_level_holding(
+        nlevels,
+        [lv](int h) {
+          return lv[h].size;
+        },
+        c);
   }
 
   [[nodiscard]] HGRID_INLINE int level_of_cell(int g) const

@@ -13,12 +13,12 @@
 #include "atom_masks.h"
 #include "error.h"
 #include "hgrid_planner.h"
+#include "kokkos.h"
 #include "nbin_hgrid_kokkos.h"
 #include "neigh_list_kokkos.h"
 #include "nstencil_hgrid.h"
 #include "platform.h"
-
-#include <algorithm>
+#include "transpose_helper_kokkos.h"
 
 using namespace LAMMPS_NS;
 
@@ -49,12 +49,7 @@ void NPairHGridKokkos<DeviceType, NEWTON>::copy_stencil_info()
   NPairHGridBase::copy_stencil_info();
   const auto &rows = hstencil->rows;
   const auto &level_rows = hstencil->level_rows;
-  const bool same = rows.size() == rows_copied.size() && level_rows == level_rows_copied &&
-      std::equal(rows.begin(), rows.end(), rows_copied.begin(),
-                 [](const hgrid::RowOffset &a, const hgrid::RowOffset &b) {
-                   return a.offset == b.offset && a.ncells == b.ncells;
-                 });
-  if (same) return;
+  if (rows == rows_copied && level_rows == level_rows_copied) return;
   d_rows = Kokkos::View<hgrid::RowOffset *, DeviceType>("hgrid/kk:rows", rows.size());
   d_level_rows = typename AT::t_int_1d("hgrid/kk:level_rows", level_rows.size());
   auto h_rows = Kokkos::create_mirror_view(d_rows);
@@ -97,19 +92,21 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
   const int nlocal = atom->nlocal;
   list->grow(nlocal);
 
+  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
   hgrid::SearchCounters count;
   const int longest = search(list, nlocal, count);
   if (longest > list->maxneighs) {
     list->maxneighs = static_cast<int>(longest * 1.2);
-    list->d_neighbors = typename AT::t_neighbors_2d();
-    list->d_neighbors = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"),
-                                                    list->d_ilist.extent(0), list->maxneighs);
+    list->grow(nlocal);    // reallocates the rows (and their transpose) at the new width
     count = hgrid::SearchCounters();
     search(list, nlocal, count);
   }
   list->inum = nlocal;
   list->gnum = 0;
   list->k_ilist.template modify<DeviceType>();
+  if (lmp->kokkos->neigh_transpose)
+    TransposeHelperKokkos<DeviceType, typename AT::t_neighbors_2d, typename AT::t_neighbors_2d_lr>(
+        list->d_neighbors, list->d_neighbors_transpose);
   if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
 }
 
@@ -121,7 +118,6 @@ template <class DeviceType, int NEWTON>
 int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *list, int nlocal,
                                                  hgrid::SearchCounters &count)
 {
-  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
   auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
   hgrid::GridView g = kbin->device_view();
   g.level_rows = d_level_rows.data();
