@@ -25,6 +25,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -48,10 +51,11 @@ SystemSpec kokkos_spec(SystemSpec spec, const std::string &newton)
   return spec;
 }
 
-// the pair style's Kokkos list as host rows
+// the pair style's Kokkos list as host rows (dense or packed: NeighRowsKokkos)
 struct KokkosList {
   ListPairs pairs;
-  int maxneighs = 0;
+  long entries = 0;         // neighbors stored
+  long slots = 0;           // room the list holds for them
   int longest_owned = 0;    // most owned partners in one row
 };
 
@@ -65,20 +69,20 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
   auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_ilist);
   auto numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_numneigh);
   auto neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_neighbors);
-  result.maxneighs = list->maxneighs;
+  auto start = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->rows.d_start);
+  const bool packed = list->rows.packed;
+  auto entry = [&](int i, int jj) {
+    return packed ? neighbors(0, start(i) + jj) : neighbors(i, jj);
+  };
+  result.slots = static_cast<long>(list->d_neighbors.size());
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = ilist(ii);
     int owned = 0;
-    for (int jj = 0; jj < numneigh(i); jj++)
-      owned += (neighbors(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
+    for (int jj = 0; jj < numneigh(i); jj++) owned += (entry(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
     result.longest_owned = std::max(result.longest_owned, owned);
+    result.entries += numneigh(i);
   }
-  result.pairs = gather_rows(
-      lmp, list->inum, ilist.data(), numneigh.data(),
-      [&neighbors](int i, int jj) {
-        return neighbors(i, jj);
-      },
-      true);
+  result.pairs = gather_rows(lmp, list->inum, ilist.data(), numneigh.data(), entry, true);
   return result;
 }
 
@@ -151,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridKokkosOracle, ::testing::ValuesIn(kokkos_
 // most owned partners in one kk hgrid row at size ratio 100 are far fewer than in a
 // kk bin row, which holds about half of a large particle's partners.  (With newton off
 // an owned large particle still lists its small ghost partners: see the docs.)
-TEST(HGridKokkos, OwnedPartnersInShortRowsAtSizeRatio100)
+TEST(HGridKokkos, ShortRowsAndPackedStorageAtSizeRatio100)
 {
   SystemSpec s = kokkos_spec(powerlaw_system(2000, 100.0, 0.5), "off");
   auto lmp = make_system(s);
@@ -165,6 +169,11 @@ TEST(HGridKokkos, OwnedPartnersInShortRowsAtSizeRatio100)
   EXPECT_EQ(compare(stock.pairs.counts, hgrid.pairs.counts), "");
   EXPECT_LT(3 * hgrid.longest_owned, stock.longest_owned)
       << "owned partners per row: hgrid " << hgrid.longest_owned << ", bin " << stock.longest_owned;
+  // packed rows: room by level, not atoms x the longest row of any atom
+  EXPECT_LT(5 * hgrid.slots, stock.slots)
+      << "list slots: hgrid " << hgrid.slots << ", bin " << stock.slots << " for "
+      << stock.entries << " neighbors";
+  EXPECT_EQ(hgrid.entries, stock.entries);
 }
 
 // the run of a dilute granular gas: positions after 1000 steps (reneighboring every
@@ -181,6 +190,94 @@ std::vector<double> run_gas(const std::string &neighbor, long &touching)
   EXPECT_EQ(pair_list_by_hgrid(lmp.get()), neighbor == "hgrid");
   touching = kokkos_pair_list(lmp.get()).pairs.counts.size();
   return gather_by_tag(lmp.get(), lmp->atom->x);
+}
+
+// a dense granular gas: many lasting contacts, atoms crossing between MPI ranks
+std::vector<double> run_contacts(SystemSpec s, const std::vector<std::string> &extra)
+{
+  auto lmp = make_system(s);
+  std::vector<std::string> cmds = {"velocity all create 2.0 87287 loop geom",
+                                   "fix integrate all nve/sphere", "timestep 0.002",
+                                   "neigh_modify every 1 delay 0 check no"};
+  cmds.insert(cmds.end(), extra.begin(), extra.end());
+  commands(lmp.get(), cmds);
+  if (s.lammps_args.size()) lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  return gather_by_tag(lmp.get(), lmp->atom->x);
+}
+
+double relative_difference(const std::vector<double> &a, const std::vector<double> &b)
+{
+  EXPECT_EQ(a.size(), b.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); k++) {
+    scale = std::max(scale, std::fabs(a[k]));
+    diff = std::max(diff, std::fabs(a[k] - b[k]));
+  }
+  return diff / scale;
+}
+
+// fix neigh/history/kk keeps each atom's partners in one pool (core patch): the
+// history it carries across rebuilds, sorts and exchanges matches the CPU fix
+TEST(HGridKokkos, ContactHistoryMatchesCpuRun)
+{
+  SystemSpec cpu = powerlaw_system(800, 10.0, 0.45);
+  cpu.newton = false;
+  const std::vector<std::string> run = {"atom_modify sort 50 0.0", "run 400 post no"};
+  const auto xcpu = run_contacts(cpu, run);
+  const auto xkk = run_contacts(kokkos_spec(cpu, "off"), run);
+  EXPECT_LT(relative_difference(xcpu, xkk), 1e-8);
+}
+
+// the partner pool goes into the restart file in the CPU fix's format and back: an
+// lmp process runs a settled column with contact history, writes a restart and goes
+// on; a second process continues from the file (two processes, as a user restarts:
+// the history fix's ID carries the pair's instance number within one process)
+std::vector<double> lmp_dump(const std::string &name, const std::string &input)
+{
+  {
+    std::ofstream in(name + ".in");
+    in << input << "write_dump all custom " << name
+       << ".dump id x y z modify sort id format float %20.15g\n";
+  }
+  const std::string cmd = std::string(HGRID_LMP) +
+      " -k on t 2 -sf kk -pk kokkos neigh half newton off -in " + name + ".in -log " + name +
+      ".log -screen none -nocite";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream dump(name + ".dump");
+  std::string line;
+  while (std::getline(dump, line) && line.rfind("ITEM: ATOMS", 0) != 0) {}
+  std::vector<double> values;
+  for (double v; dump >> v;) values.push_back(v);
+  for (const auto &ext : {".in", ".log", ".dump"}) std::remove((name + ext).c_str());
+  return values;
+}
+
+TEST(HGridKokkos, RestartKeepsContactHistory)
+{
+  int nprocs = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs > 1) GTEST_SKIP() << "runs lmp processes of its own";
+  const std::string run = "neighbor 0.2 hgrid\nneigh_modify every 1 delay 0 check no\n"
+                          "fix 1 all nve/sphere\nfix 2 all gravity 1.0 spherical 0.0 -180.0\n"
+                          "fix zlower all wall/gran/kk hooke/history 2000.0 NULL 50.0 NULL 0.5 0 "
+                          "zplane 0.0 2000.0\ntimestep 0.001\n";
+  std::string setup;
+  for (const auto &line : pour_column)
+    if (line.rfind("fix", 0) != 0 && line.rfind("timestep", 0) != 0) setup += line + "\n";
+  const auto straight = lmp_dump(
+      "hgrid_kk_restart_a",
+      setup + run +
+          "region low block -9.0 9.0 -9.0 9.0 0.3 3.0 units box\n"
+          "create_atoms 1 random 1500 300719 low overlap 0.6 maxtry 100\n"
+          "variable d atom 0.4+0.1*(id%3)\nset group all diameter v_d\n"
+          "run 2000\nwrite_restart hgrid_kk_restart.bin\nrun 300\n");
+  const auto restarted =
+      lmp_dump("hgrid_kk_restart_b", "read_restart hgrid_kk_restart.bin\npair_style gran/hooke/"
+                                     "history 2000.0 NULL 50.0 NULL 0.5 0\npair_coeff * *\n" +
+                                         run + "run 300\n");
+  std::remove("hgrid_kk_restart.bin");
+  ASSERT_GT(straight.size(), 400u);
+  EXPECT_LT(relative_difference(straight, restarted), 1e-10);
 }
 
 TEST(HGridKokkos, GranularRunMatchesKokkosBin)

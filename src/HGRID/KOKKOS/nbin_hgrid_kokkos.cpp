@@ -145,7 +145,7 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nl
             Kokkos::atomic_or(&status(), OWNED_OUTSIDE_WINDOW);
         }
         atom2cell(i) = cell;
-        if (cell >= 0) Kokkos::atomic_increment(&count(cell));
+        if (cell >= 0) Kokkos::atomic_inc(&count(cell));
       });
 }
 

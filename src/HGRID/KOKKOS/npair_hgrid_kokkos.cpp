@@ -80,7 +80,7 @@ void NPairHGridKokkos<DeviceType, NEWTON>::check_supported() const
 }
 
 /* ----------------------------------------------------------------------
-   rows of all owned atoms; rebuilt once with wider rows if one overflowed
+   rows of all owned atoms, packed where the consumer reads packed rows
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON>
@@ -94,24 +94,134 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
 
   atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
   hgrid::SearchCounters count;
-  const int longest = search(list, nlocal, count);
-  if (longest > list->maxneighs) {
-    list->maxneighs = static_cast<int>(longest * 1.2);
-    list->grow(nlocal);    // reallocates the rows (and their transpose) at the new width
-    count = hgrid::SearchCounters();
-    search(list, nlocal, count);
-  }
+  if (list->packed_ok)
+    build_packed(list, nlocal, count);
+  else
+    build_dense(list, nlocal, count);
   list->inum = nlocal;
   list->gnum = 0;
   list->k_ilist.template modify<DeviceType>();
-  if (lmp->kokkos->neigh_transpose)
-    TransposeHelperKokkos<DeviceType, typename AT::t_neighbors_2d, typename AT::t_neighbors_2d_lr>(
-        list->d_neighbors, list->d_neighbors_transpose);
   if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
 }
 
 /* ----------------------------------------------------------------------
-   one thread per owned atom; returns the longest row (stored up to maxneighs)
+   dense rows (NPairKokkos layout): widen to 1.2x the longest row on overflow
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::build_dense(NeighListKokkos<DeviceType> *list,
+                                                       int nlocal, hgrid::SearchCounters &count)
+{
+  list->rows.packed = 0;
+  const int excess = search(list, nlocal, count);
+  if (excess > 0) {
+    list->maxneighs = static_cast<int>((list->maxneighs + excess) * 1.2);
+    list->grow(nlocal);    // reallocates the rows (and their transpose) at the new width
+    count = hgrid::SearchCounters();
+    search(list, nlocal, count);
+  }
+  if (lmp->kokkos->neigh_transpose)
+    TransposeHelperKokkos<DeviceType, typename AT::t_neighbors_2d, typename AT::t_neighbors_2d_lr>(
+        list->d_neighbors, list->d_neighbors_transpose);
+}
+
+/* ----------------------------------------------------------------------
+   packed rows: room by level, rows placed by a scan, one packed row of slots;
+   a level whose longest row overflowed gets 1.2x that row and the search reruns
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::build_packed(NeighListKokkos<DeviceType> *list,
+                                                        int nlocal, hgrid::SearchCounters &count)
+{
+  reset_room();
+  list->rows.packed = 1;
+  if ((int) list->rows.d_start.extent(0) < atom->nmax)
+    list->rows.d_start = typename AT::t_int_1d("hgrid/kk:row_start", atom->nmax);
+  for (int pass = 0; pass < 2; pass++) {
+    const int slots = place_rows(list, nlocal);
+    if (list->d_neighbors.extent(0) != 1 || (int) list->d_neighbors.extent(1) < slots)
+      list->d_neighbors = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
+                                                      slots + slots / 5 + 1);
+    if (search(list, nlocal, count) <= 0) return;
+    for (int level = 0; level < static_cast<int>(room.size()); level++) {
+      const int longest = longest_row(list, nlocal, level);
+      if (longest > room[level]) room[level] = longest + longest / 5 + 1;
+    }
+    Kokkos::deep_copy(d_room, Kokkos::View<int *, Kokkos::HostSpace>(room.data(), room.size()));
+    count = hgrid::SearchCounters();
+  }
+  error->one(FLERR, "Neighbor hgrid/kk rows overflowed twice in one build");
+}
+
+/* ----------------------------------------------------------------------
+   room per level is kept while the level sizes stay; a new layout starts small
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+void NPairHGridKokkos<DeviceType, NEWTON>::reset_room()
+{
+  std::vector<double> sizes(hbin->num_levels());
+  for (int level = 0; level < hbin->num_levels(); level++)
+    sizes[level] = hbin->get_grid(level).nominal_size();
+  if (sizes == room_levels) return;
+  room_levels = sizes;
+  room.assign(sizes.size(), 1);    // measured by the first build (one more search)
+  d_room = typename AT::t_int_1d("hgrid/kk:room", room.size());
+  Kokkos::deep_copy(d_room, Kokkos::View<int *, Kokkos::HostSpace>(room.data(), room.size()));
+}
+
+/* ----------------------------------------------------------------------
+   start of each owned atom's packed row (exclusive scan of its level's room);
+   returns the number of slots
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+int NPairHGridKokkos<DeviceType, NEWTON>::place_rows(NeighListKokkos<DeviceType> *list, int nlocal)
+{
+  auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
+  const hgrid::GridView g = kbin->device_view();
+  const auto atom2cell = kbin->d_atom2cell;
+  const auto start = list->rows.d_start;
+  const auto d_room_ = d_room;
+  long long slots = 0;
+  Kokkos::parallel_scan(
+      Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
+        if (final) start(i) = static_cast<int>(sum);
+        sum += d_room_(g.level_of_cell(atom2cell(i)));
+      },
+      slots);
+  if (slots > MAXSMALLINT)
+    error->one(FLERR, "Neighbor hgrid/kk list needs more than 2^31 slots on one MPI rank");
+  return static_cast<int>(slots);
+}
+
+/* ----------------------------------------------------------------------
+   longest row of the owned atoms of one level, after an overflow
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON>
+int NPairHGridKokkos<DeviceType, NEWTON>::longest_row(NeighListKokkos<DeviceType> *list, int nlocal,
+                                                      int level)
+{
+  auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
+  const hgrid::GridView g = kbin->device_view();
+  const auto atom2cell = kbin->d_atom2cell;
+  const auto numneigh = list->d_numneigh;
+  int longest = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i, int &most) {
+        if (g.level_of_cell(atom2cell(i)) == level && numneigh(i) > most) most = numneigh(i);
+      },
+      Kokkos::Max<int>(longest));
+  return longest;
+}
+
+/* ----------------------------------------------------------------------
+   one thread per owned atom, each row stored up to its room; returns the
+   largest excess of a row over its room (<= 0: every row fits)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON>
@@ -129,32 +239,37 @@ int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *li
   const auto neighbors = list->d_neighbors;
   const auto numneigh = list->d_numneigh;
   const auto ilist = list->d_ilist;
+  const auto rows = list->rows;
+  const auto d_room_ = d_room;
   const int maxneighs = list->maxneighs;
   const int history = list->history ? (1 << HISTBITS) : 0;
   const double skin = planner->skin();
 
   long long visited = 0, checks = 0;
-  int longest = 0;
+  int excess = 0;
   Kokkos::parallel_reduce(
       Kokkos::RangePolicy<DeviceType>(0, nlocal),
-      KOKKOS_LAMBDA(const int i, long long &nvisit, long long &ncheck, int &nmax) {
+      KOKKOS_LAMBDA(const int i, long long &nvisit, long long &ncheck, int &most) {
+        const int icell = atom2cell(i);
+        const int irow = rows.row(i), jfirst = rows.first(i);
+        const int nroom = rows.packed ? d_room_(g.level_of_cell(icell)) : maxneighs;
         int n = 0;
         auto visit = [&](int j, double, double, double, double rsq, double radsum) {
-          if (n < maxneighs) neighbors(i, n) = (rsq < radsum * radsum) ? (j ^ history) : j;
+          if (n < nroom) neighbors(irow, jfirst + n) = (rsq < radsum * radsum) ? (j ^ history) : j;
           n++;
         };
         hgrid::SearchCounters c;
-        hgrid::PairSearch<1, NEWTON>::neighbors(g, atoms, i, atom2cell(i), nlocal, skin, c, visit);
+        hgrid::PairSearch<1, NEWTON>::neighbors(g, atoms, i, icell, nlocal, skin, c, visit);
         numneigh(i) = n;
         ilist(i) = i;
         nvisit += c.cells_visited;
         ncheck += c.distance_checks;
-        if (n > nmax) nmax = n;
+        if (n - nroom > most) most = n - nroom;
       },
-      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(longest));
+      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(excess));
   count.cells_visited = visited;
   count.distance_checks = checks;
-  return longest;
+  return excess;
 }
 
 namespace LAMMPS_NS {

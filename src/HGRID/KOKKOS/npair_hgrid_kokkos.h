@@ -48,12 +48,17 @@ template <class DeviceType> class NeighListKokkos;
 /* Half size lists of "neighbor SKIN hgrid" for Kokkos pair styles
    (gran/hooke/history/kk): one thread per owned atom runs hgrid::PairSearch (the
    kernel of the serial builder) over the device cells of NBinHGridKokkos and the
-   same-level rows of NStencilHGrid (copied to the device when the stencil changes),
-   and writes its row of the dense NeighListKokkos.  With a Kokkos list the planner
-   searches Bottom-Up unless the user chose otherwise: a cross-level pair is stored in
-   the smaller particle's row, so the longest row, which sets the width of every row
-   (and of fix neigh/history/kk's arrays), stays that of a small particle.  Rows that
-   overflow grow the list to 1.2x the longest and are rebuilt, as NPairKokkos does. */
+   same-level rows of NStencilHGrid (copied to the device when the stencil changes).
+   With a Kokkos list the planner searches Bottom-Up unless the user chose otherwise:
+   a cross-level pair is stored in the smaller particle's row.
+
+   Rows are packed (NeighRowsKokkos) for consumers that read them so (packed_ok:
+   gran/hooke/history/kk and fix neigh/history/kk): each row gets the room of its
+   level (the longest row seen on that level, +20%), placed by a scan, so the list and
+   the contact history take sum over levels of (atoms x room) slots instead of
+   atoms x the longest row of any atom.  Other consumers get dense rows, as
+   NPairKokkos writes them.  Either way a build whose rows overflow widens the room
+   and is searched once more. */
 
 template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGridBase {
  public:
@@ -62,8 +67,10 @@ template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGr
   NPairHGridKokkos(class LAMMPS *lmp);
   void build(class NeighList *) override;
 
-  // one pass of the pair search over all owned atoms (public: CUDA lambdas need it)
+  // the device passes (public: CUDA lambdas need it)
   int search(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
+  int place_rows(NeighListKokkos<DeviceType> *list, int nlocal);
+  int longest_row(NeighListKokkos<DeviceType> *list, int nlocal, int level);
 
  protected:
   bool searches_both_directions() const override { return !NEWTON; }
@@ -74,7 +81,13 @@ template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGr
   typename AT::t_int_1d d_level_rows;
   std::vector<hgrid::RowOffset> rows_copied;    // host copies of what d_rows and
   std::vector<int> level_rows_copied;           // d_level_rows hold
+  std::vector<int> room;              // packed rows: slots per row, by level
+  std::vector<double> room_levels;    // the level sizes room was measured on
+  typename AT::t_int_1d d_room;
   void check_supported() const;
+  void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
+  void build_packed(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
+  void reset_room();
 };
 
 }    // namespace LAMMPS_NS
