@@ -143,13 +143,23 @@ TEST(HGridErrors, MixedRequestsServeSizeListsWithHGrid)
   EXPECT_EQ(lmp->comm->mode, LAMMPS_NS::Comm::SINGLE);
 }
 
-TEST(HGridErrors, CommMultiRejectsReduce)
+// an input written for neighbor multi runs under hgrid by changing the style word:
+// collection keywords and reduce/multi are ignored (a log line says so), the list is exact
+TEST(HGridErrors, MultiInputsRunByOneWord)
 {
   SystemSpec spec = small_system();
   spec.comm_mode = "multi";
   EXPECT_EQ(hgrid_testing::error_of(spec), "");    // comm multi alone runs
-  EXPECT_ERROR(hgrid_testing::error_of(spec, {"comm_modify reduce/multi"}),
-               "Cannot use multi/reduce communication with neighbor style hgrid");
+  spec.neigh_modify = "collection/interval 3 1.5 3 30";
+  auto lmp = make_system(spec);
+  commands(lmp.get(), {"comm_modify mode multi vel yes reduce/multi",
+                       "neigh_modify collection/type 1 *", "run 0 post no"});
+  EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
+  expect_lists_match_oracle(lmp.get(), spec.newton, "multi input under hgrid");
+  spec.neigh_modify = "collection/interval 3 1.5 3";
+  EXPECT_ERROR(hgrid_testing::error_of(spec),
+               "Invalid neigh_modify collection/interval keyword: expected N and N values");
+  spec.neigh_modify = "";
   // hgrid's default size-class ghost cutoffs (mode multi chosen by hgrid, reset to single
   // while comm_modify is parsed), not a user's mode multi
   spec.comm_mode = "";
