@@ -33,6 +33,8 @@ using MathConst::MY_PI;
 static constexpr int HISTOGRAM_BINS = 128;
 // diameter bound of the top atom collection: every larger atom belongs to it
 static constexpr double UNBOUNDED = 1.0e300;
+// cells along the longest box edge of the placeholder level of an empty box
+static constexpr double EMPTY_BOX_CELLS = 16.0;
 
 /* ---------------------------------------------------------------------- */
 
@@ -243,9 +245,15 @@ void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
     }
   }
 
+  if (rmax < 0.0) {
+    // no atom yet and none announced (an empty box before balance, run 0 or a later
+    // fix pour): one placeholder level, planned again at the next run setup
+    cmin = cmax = MAX(skin_, MAX(domain->xprd, MAX(domain->yprd, domain->zprd)) / EMPTY_BOX_CELLS);
+    return;
+  }
   cmax = 2.0 * rmax + skin_;
   cmin = -2.0 * rall[0] + skin_;
-  if (rall[1] < 0.0) cmin = cmax;    // no atoms yet
+  if (rall[1] < 0.0) cmin = cmax;    // no atoms yet, fix pour / deposit announced them
   if (!(cmax > 0.0))
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor style hgrid needs particles with a radius or a positive skin");

@@ -74,6 +74,25 @@ TEST(HGridTune, PourOfTenTimesLargerParticlesReLevels)
   expect_lists_match_oracle(lmp.get(), false);
 }
 
+// a hopper or mixer input: an empty box is balanced and run before fix pour inserts
+// the grains; the layout is planned from what fix pour announces at the next run
+TEST(HGridTune, EmptyBoxRunsAndBalancesBeforePour)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  lmp->input->one("neighbor 0.1 hgrid");
+  commands(lmp.get(), pour_column);
+  ASSERT_NO_THROW(commands(lmp.get(), {"run 0 post no", "balance 1.1 shift xy 10 1.05"}));
+  EXPECT_EQ(lmp->atom->natoms, 0);
+  commands(lmp.get(),
+           {"fix ins all pour 400 1 4767548 vol 0.25 50 region slab diam poly 2 0.3 0.7 1.5 0.3",
+            "run 0 post no"});
+  EXPECT_GE(current_layout(lmp.get()).top(), 1.5 + 0.1 - 1e-12) << "fix pour's diameter not planned for";
+  commands(lmp.get(), {"run 1500 post no"});
+  EXPECT_GT(lmp->atom->natoms, 100);
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+  expect_lists_match_oracle(lmp.get(), false, "after pouring into an empty box");
+}
+
 TEST(HGridTune, GrowingRadiiReLevelImmediately)
 {
   SystemSpec spec = powerlaw_system(400, 3.0, 0.2);
