@@ -245,6 +245,39 @@ std::string marker(const std::string &log, const std::string &tag)
 }
 }    // namespace
 
+// the user asked for hgrid: every list built by the bin classes instead says so in the
+// log, with the reason (here a JKR pair granular, whose cutoff reaches beyond contact)
+TEST(HGridTune, BinFallbacksAreLogged)
+{
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me != 0) return;
+  std::string setup;
+  for (const auto &line : pour_column)
+    setup += (line.rfind("pair_style", 0) == 0
+                  ? "pair_style granular\npair_coeff * * jkr 1000.0 50.0 0.3 5.0 damping mass_velocity "
+                    "tangential linear_history 1.0 0.5 0.1"
+                  : line.rfind("pair_coeff", 0) == 0 ? std::string("") : line) +
+        "\n";
+  const std::string log = run_lmp(
+      "hgrid_fallbacks",
+      "neighbor 0.1 hgrid\n" + setup +
+          "create_atoms 1 random 100 4767 slab\nset group all diameter 0.5\n"
+          "compute rdf all rdf 20\nfix rdf all ave/time 10 1 10 c_rdf[*] mode vector\n"
+          "run 20\nrun 20\n");
+  // LAMMPS' "Neighbor list info" block says it under the list's pair build
+  EXPECT_NE(log.find("pair build: half/bin/atomonly/newtoff\n"
+                     "      built by bin, not hgrid: cutoffs not set by the radii"),
+            std::string::npos)
+      << log;
+  std::size_t count = 0;
+  for (auto at = log.find("built by bin, not hgrid"); at != std::string::npos;
+       at = log.find("built by bin, not hgrid", at + 1))
+    count++;
+  EXPECT_EQ(count, 1u) << "printed again although the lists did not change";
+  for (const char *f : {"hgrid_fallbacks.in", "hgrid_fallbacks.log"}) std::remove(f);
+}
+
 TEST(HGridTune, RestartResumesLayoutAndTrajectory)
 {
   // two separate lmp processes, as a user restarts: the layout, the re-level count and
