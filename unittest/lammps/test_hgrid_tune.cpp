@@ -249,9 +249,9 @@ std::string marker(const std::string &log, const std::string &tag)
 // log, with the reason (here a JKR pair granular, whose cutoff reaches beyond contact)
 TEST(HGridTune, BinFallbacksAreLogged)
 {
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  if (me != 0) return;
+  int nprocs = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs > 1) GTEST_SKIP() << "runs an lmp process of its own";
   std::string setup;
   for (const auto &line : pour_column)
     setup += (line.rfind("pair_style", 0) == 0
