@@ -15,7 +15,10 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -417,6 +420,30 @@ bool pair_list_by_hgrid(LAMMPS *lmp)
 {
   const auto *pair = lmp->force->pair;
   return pair && pair->list && dynamic_cast<NPairHGridBase *>(pair->list->np) != nullptr;
+}
+
+std::string run_lmp(const std::string &lmp, const std::string &name, const std::string &input,
+                    const std::string &args)
+{
+  {
+    std::ofstream in(name + ".in");
+    in << input;
+  }
+  const std::string cmd =
+      lmp + " " + args + " -in " + name + ".in -log " + name + ".log -screen none -nocite";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream log(name + ".log");
+  return std::string(std::istreambuf_iterator<char>(log), {});
+}
+
+std::vector<double> read_dump(const std::string &file)
+{
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line) && line.rfind("ITEM: ATOMS", 0) != 0) {}
+  std::vector<double> values;
+  for (double v; in >> v;) values.push_back(v);
+  return values;
 }
 
 }    // namespace hgrid_testing

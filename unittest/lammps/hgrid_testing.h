@@ -112,6 +112,15 @@ void expect_lists_match_oracle(LAMMPS_NS::LAMMPS *lmp, bool newton, const std::s
 /// a wall/gran floor and an insertion region "slab"; without neighbor and fix pour.
 extern const std::vector<std::string> pour_column;
 
+/// Run the lmp executable \p lmp (with extra command-line \p args) on \p input, written
+/// to NAME.in, logging to NAME.log; returns the log. For what must be a process of its
+/// own (a continuation from a restart file, the log of a whole run); one MPI rank only.
+[[nodiscard]] std::string run_lmp(const std::string &lmp, const std::string &name,
+                                  const std::string &input, const std::string &args = "");
+
+/// The values of a dump file's last ATOMS section, row by row.
+[[nodiscard]] std::vector<double> read_dump(const std::string &file);
+
 /// \brief A run of the column with "neighbor 0.2 \p neighbor", one small particle present
 /// from the start, the \p extra commands, and fix pour of 5:1 polydisperse particles.
 [[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS>

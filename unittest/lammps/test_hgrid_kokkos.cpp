@@ -26,8 +26,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -176,32 +174,33 @@ TEST(HGridKokkos, ShortRowsAndPackedStorageAtSizeRatio100)
   EXPECT_EQ(hgrid.entries, stock.entries);
 }
 
-// the run of a dilute granular gas: positions after 1000 steps (reneighboring every
-// step, contact history carried across rebuilds) under kk hgrid and kk bin
+// a granular run (nve/sphere, list rebuilt every step) after `velocity`, then `run`
+std::unique_ptr<LAMMPS> run_granular(const SystemSpec &s, const std::string &velocity,
+                                     const std::vector<std::string> &run)
+{
+  auto lmp = make_system(s);
+  commands(lmp.get(), {velocity, "fix integrate all nve/sphere", "timestep 0.002",
+                       "neigh_modify every 1 delay 0 check no"});
+  commands(lmp.get(), run);
+  if (!s.lammps_args.empty()) lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  return lmp;
+}
+
+// a dilute granular gas: positions after 1000 steps under kk hgrid or kk bin
 std::vector<double> run_gas(const std::string &neighbor, long &touching)
 {
   SystemSpec s = kokkos_spec(powerlaw_system(600, 10.0, 0.08), "off");
   s.neighbor = neighbor;
-  auto lmp = make_system(s);
-  commands(lmp.get(),
-           {"velocity all create 0.5 4928459 loop geom", "fix integrate all nve/sphere",
-            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "run 1000 post no"});
-  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  auto lmp = run_granular(s, "velocity all create 0.5 4928459 loop geom", {"run 1000 post no"});
   EXPECT_EQ(pair_list_by_hgrid(lmp.get()), neighbor == "hgrid");
   touching = kokkos_pair_list(lmp.get()).pairs.counts.size();
   return gather_by_tag(lmp.get(), lmp->atom->x);
 }
 
 // a dense granular gas: many lasting contacts, atoms crossing between MPI ranks
-std::vector<double> run_contacts(SystemSpec s, const std::vector<std::string> &extra)
+std::vector<double> run_contacts(const SystemSpec &s, const std::vector<std::string> &run)
 {
-  auto lmp = make_system(s);
-  std::vector<std::string> cmds = {"velocity all create 2.0 87287 loop geom",
-                                   "fix integrate all nve/sphere", "timestep 0.002",
-                                   "neigh_modify every 1 delay 0 check no"};
-  cmds.insert(cmds.end(), extra.begin(), extra.end());
-  commands(lmp.get(), cmds);
-  if (s.lammps_args.size()) lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  auto lmp = run_granular(s, "velocity all create 2.0 87287 loop geom", run);
   return gather_by_tag(lmp.get(), lmp->atom->x);
 }
 
@@ -232,22 +231,14 @@ TEST(HGridKokkos, ContactHistoryMatchesCpuRun)
 // lmp process runs a settled column with contact history, writes a restart and goes
 // on; a second process continues from the file (two processes, as a user restarts:
 // the history fix's ID carries the pair's instance number within one process)
-std::vector<double> lmp_dump(const std::string &name, const std::string &input)
+// positions an lmp process under -sf kk dumps at the end of `input`
+std::vector<double> kokkos_lmp_dump(const std::string &name, const std::string &input)
 {
-  {
-    std::ofstream in(name + ".in");
-    in << input << "write_dump all custom " << name
-       << ".dump id x y z modify sort id format float %20.15g\n";
-  }
-  const std::string cmd = std::string(HGRID_LMP) +
-      " -k on t 2 -sf kk -pk kokkos neigh half newton off -in " + name + ".in -log " + name +
-      ".log -screen none -nocite";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream dump(name + ".dump");
-  std::string line;
-  while (std::getline(dump, line) && line.rfind("ITEM: ATOMS", 0) != 0) {}
-  std::vector<double> values;
-  for (double v; dump >> v;) values.push_back(v);
+  (void) run_lmp(HGRID_LMP, name,
+                 input + "write_dump all custom " + name +
+                     ".dump id x y z modify sort id format float %20.15g\n",
+                 "-k on t 2 -sf kk -pk kokkos neigh half newton off");
+  auto values = read_dump(name + ".dump");
   for (const auto &ext : {".in", ".log", ".dump"}) std::remove((name + ext).c_str());
   return values;
 }
@@ -264,7 +255,7 @@ TEST(HGridKokkos, RestartKeepsContactHistory)
   std::string setup;
   for (const auto &line : pour_column)
     if (line.rfind("fix", 0) != 0 && line.rfind("timestep", 0) != 0) setup += line + "\n";
-  const auto straight = lmp_dump(
+  const auto straight = kokkos_lmp_dump(
       "hgrid_kk_restart_a",
       setup + run +
           "region low block -9.0 9.0 -9.0 9.0 0.3 3.0 units box\n"
@@ -272,7 +263,7 @@ TEST(HGridKokkos, RestartKeepsContactHistory)
           "variable d atom 0.4+0.1*(id%3)\nset group all diameter v_d\n"
           "run 2000\nwrite_restart hgrid_kk_restart.bin\nrun 300\n");
   const auto restarted =
-      lmp_dump("hgrid_kk_restart_b", "read_restart hgrid_kk_restart.bin\npair_style gran/hooke/"
+      kokkos_lmp_dump("hgrid_kk_restart_b", "read_restart hgrid_kk_restart.bin\npair_style gran/hooke/"
                                      "history 2000.0 NULL 50.0 NULL 0.5 0\npair_coeff * *\n" +
                                          run + "run 300\n");
   std::remove("hgrid_kk_restart.bin");
@@ -286,12 +277,7 @@ TEST(HGridKokkos, GranularRunMatchesKokkosBin)
   const auto xbin = run_gas("bin", pairs_bin);
   const auto xhgrid = run_gas("hgrid", pairs_hgrid);
   ASSERT_EQ(xbin.size(), xhgrid.size());
-  double scale = 0.0, diff = 0.0;
-  for (std::size_t k = 0; k < xbin.size(); k++) {
-    scale = std::max(scale, std::fabs(xbin[k]));
-    diff = std::max(diff, std::fabs(xbin[k] - xhgrid[k]));
-  }
-  EXPECT_LT(diff / scale, 1e-10);
+  EXPECT_LT(relative_difference(xbin, xhgrid), 1e-10);
   EXPECT_EQ(pairs_bin, pairs_hgrid);
   EXPECT_GT(pairs_bin, 0);
 }

@@ -22,9 +22,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <regex>
 
@@ -215,28 +212,6 @@ TEST(HGridTune, SameDecisionsOnOneRankAndAll)
 
 namespace {
 // run the lmp executable on an input (rank 0 only), return its log
-std::string run_lmp(const std::string &name, const std::string &input)
-{
-  FILE *fp = std::fopen((name + ".in").c_str(), "w");
-  std::fputs(input.c_str(), fp);
-  std::fclose(fp);
-  const std::string cmd =
-      std::string(HGRID_LMP) + " -in " + name + ".in -log " + name + ".log -screen none -nocite";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream log(name + ".log");
-  return std::string(std::istreambuf_iterator<char>(log), {});
-}
-
-std::vector<double> read_dump(const std::string &file)
-{
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line) && line.rfind("ITEM: ATOMS", 0) != 0) {}
-  std::vector<double> values;
-  for (double v; in >> v;) values.push_back(v);
-  return values;
-}
-
 std::string marker(const std::string &log, const std::string &tag)
 {
   std::smatch m;
@@ -260,7 +235,7 @@ TEST(HGridTune, BinFallbacksAreLogged)
                   : line.rfind("pair_coeff", 0) == 0 ? std::string("") : line) +
         "\n";
   const std::string log = run_lmp(
-      "hgrid_fallbacks",
+      HGRID_LMP, "hgrid_fallbacks",
       "neighbor 0.1 hgrid\n" + setup +
           "create_atoms 1 random 100 4767 slab\nset group all diameter 0.5\n"
           "compute rdf all rdf 20\nfix rdf all ave/time 10 1 10 c_rdf[*] mode vector\n"
@@ -293,7 +268,7 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
   const std::string fixes_b = "fix tune all hgrid/tune 100\n";
   const std::string state = "print \"STATE $(f_tune[1]) $(f_tune[6]) $(f_tune[7])\"\n";
   const std::string a = run_lmp(
-      "hgrid_restart_a",
+      HGRID_LMP, "hgrid_restart_a",
       "neighbor 0.2 hgrid\n" + setup + fixes +
           "fix ins all pour 600 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4\n"
           "run 3000\nunfix ins\n" +
@@ -301,7 +276,7 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
           "write_restart hgrid_restart.bin\nrun 500\n"
           "write_dump all custom hgrid_restart_a.dump id x y z vx vy vz modify sort id\n");
   const std::string b = run_lmp(
-      "hgrid_restart_b",
+      HGRID_LMP, "hgrid_restart_b",
       "read_restart hgrid_restart.bin\nneighbor 0.2 hgrid\nneigh_modify delay 0\n"
       "fix 1 all nve/sphere\nfix 2 all gravity 1.0 spherical 0.0 -180.0\n"
       "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0\n" +
