@@ -357,13 +357,27 @@ bool HGridPlanner::other_binned_lists() const
 }
 
 /* ----------------------------------------------------------------------
+   called by each hgrid pair build at run setup, after setup_run() and before
+   Comm::setup(): the collections again, now that the search directions are known
+------------------------------------------------------------------------- */
+
+void HGridPlanner::note_pair_build(bool two_way_search)
+{
+  if (two_way_search) two_way = 1;
+  publish_collections();
+}
+
+/* ----------------------------------------------------------------------
    in comm mode multi the atom collections are the plan's ghost size classes
    (ratio <= 1.25 between the smallest cutoff diameter and the top level,
    hgrid::ghost_classes, independent of the levels: the search needs ghosts only
    within r_i + r_j + skin of an owned atom, wherever they are binned).  An atom of
    class k is sent out to max_j (b_k + b_j)/2 = (b_k + s_top)/2, at most 12.5 % of
    its cutoff diameter beyond the farthest any atom can reach it (collection2cut
-   bounds 2r = c - skin).
+   bounds 2r = c - skin).  When only atoms of its own or smaller levels search it
+   (Bottom-Up, no full or newton-off list) at most (b_k + s_L)/2, s_L its level
+   (hgrid::ghost_pair_reach); not while fix hgrid/tune may re-level, since a
+   re-level changes the levels after this step's ghosts were sent.
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::publish_collections()
@@ -373,6 +387,8 @@ void HGridPlanner::publish_collections()
   const int n = bounds.size();
   // lists of the bin fallback need ghosts out to their (the largest) cutoff
   const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
+  const bool upward_only =
+      current.layout.search == hgrid::Search::BottomUp && !two_way && !tuning.has_value();
   neighbor->ncollections = n;
   neighbor->finite_cut_flag = 1;
   memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");
@@ -383,7 +399,8 @@ void HGridPlanner::publish_collections()
     neighbor->collection2cut[i] = (i == n - 1) ? UNBOUNDED
                                                : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin_;
     for (int j = 0; j < n; j++) {
-      const double reach = MAX(0.5 * (bounds[i] + bounds[j]), floor);
+      const double reach =
+          MAX(hgrid::ghost_pair_reach(current.layout, bounds[i], bounds[j], upward_only), floor);
       neighbor->cutcollectionsq[i][j] = reach * reach;
     }
   }

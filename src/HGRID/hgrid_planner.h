@@ -54,7 +54,8 @@ class HGridPlanner : protected Pointers {
   // search smaller levels (full lists, newton off); reset at every run setup
   void attach_bins(const class NBin *bins);
   void detach_bins(const class NBin *bins);
-  void note_two_way_search() { two_way = 1; }
+  // each pair build at run setup, after setup_run(): ghost cutoffs for its search
+  void note_pair_build(bool two_way_search);
   bool two_way_search() const { return two_way; }
 
   // measurements reported by the builders, and their all-rank values (collective)

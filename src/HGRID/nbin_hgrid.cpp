@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "update.h"
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace LAMMPS_NS;
@@ -74,7 +75,8 @@ void NBinHGrid::bin_atoms_setup(int nall)
 }
 
 /* ----------------------------------------------------------------------
-   per-level cell geometry: global cells fill the box exactly; the local window
+   per-level cell geometry: global cells fill the box exactly (a triclinic box:
+   its bounding box, so cells repeat with the box along z only); the local window
    of level l covers my subdomain plus the ghost shell that searches into level l
    can reach: the k cells (k*edge >= s_l) of the same-level stencil, which also
    hold the reach of searches from smaller levels (delta = (c_i + s_l)/2 < s_l),
@@ -103,10 +105,7 @@ void NBinHGrid::setup_bins(int /*style*/)
       // same-level and upward searches reach < s <= the k cells LevelGrid adds
       const double reach = downward ? 0.5 * (layout.top() + s) : 0.0;
       std::array<double, 3> wlo{}, whi{};
-      for (int d = 0; d < 3; d++) {
-        wlo[d] = domain->sublo[d] - MIN(reach, comm->cutghost[d]);
-        whi[d] = domain->subhi[d] + MIN(reach, comm->cutghost[d]);
-      }
+      window(reach, wlo, whi);
       grids.emplace_back(s, box, wlo, whi, subdivisions);
       views.push_back(grids.back().view(first_cell));
       ncells.push_back(grids.back().num_cells());
@@ -117,6 +116,36 @@ void NBinHGrid::setup_bins(int /*style*/)
   }
   cells.set_levels(ncells);
   planner->report_cells(cells.num_cells());
+}
+
+/* ----------------------------------------------------------------------
+   my subdomain extended by reach (at most the ghost cutoff); in a triclinic
+   box the bounding box of that extension, made in lamda coordinates (as
+   NBinStandard bins a triclinic box: cells over the bounding box of the box)
+------------------------------------------------------------------------- */
+
+void NBinHGrid::window(double reach, std::array<double, 3> &lo, std::array<double, 3> &hi) const
+{
+  const double *cutghost = comm->cutghost;
+  if (!triclinic) {
+    for (int d = 0; d < 3; d++) {
+      lo[d] = domain->sublo[d] - MIN(reach, cutghost[d]);
+      hi[d] = domain->subhi[d] + MIN(reach, cutghost[d]);
+    }
+    return;
+  }
+  // lamda units per unit length along each lamda direction (as CommBrick::setup)
+  const double *h_inv = domain->h_inv;
+  const double per_length[3] = {
+      sqrt(h_inv[0] * h_inv[0] + h_inv[5] * h_inv[5] + h_inv[4] * h_inv[4]),
+      sqrt(h_inv[1] * h_inv[1] + h_inv[3] * h_inv[3]), h_inv[2]};
+  double lamda_lo[3], lamda_hi[3];
+  for (int d = 0; d < 3; d++) {
+    const double extend = MIN(reach * per_length[d], cutghost[d]);
+    lamda_lo[d] = domain->sublo_lamda[d] - extend;
+    lamda_hi[d] = domain->subhi_lamda[d] + extend;
+  }
+  domain->bbox(lamda_lo, lamda_hi, lo.data(), hi.data());
 }
 
 /* ----------------------------------------------------------------------

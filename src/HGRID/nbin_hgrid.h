@@ -24,6 +24,7 @@ NBinStyle(hgrid,
 #include "libhgrid/grid.h"
 #include "libhgrid/pair_search.h"
 
+#include <array>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -62,6 +63,7 @@ class NBinHGrid : public NBin {
   hgrid::CellLists cells;
 
   bool searched_from_above() const;
+  void window(double reach, std::array<double, 3> &lo, std::array<double, 3> &hi) const;
   int level_of_atom(double radius) const;
 };
 

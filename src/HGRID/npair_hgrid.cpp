@@ -13,6 +13,7 @@
 #include "atom_vec.h"
 #include "domain.h"
 #include "error.h"
+#include "force.h"
 #include "hgrid_planner.h"
 #include "molecule.h"
 #include "my_page.h"
@@ -25,12 +26,16 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// positions and radii of LAMMPS atoms, as hgrid::PairSearch reads them
+// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them
 struct AtomArrays {
   double *const *x;
   const double *r;
+  const tagint *t;
+  double tolerance;    // images of one atom within it count as equal coordinates
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
+  tagint tag(int j) const { return t[j]; }
+  double image_tolerance() const { return tolerance; }
 };
 }    // namespace
 
@@ -42,13 +47,14 @@ NPairHGridBase::NPairHGridBase(LAMMPS *lmp) :
 }
 
 /* ----------------------------------------------------------------------
-   run setup: the bins need a wider ghost window if this list searches both ways
+   run setup: the bins need a wider ghost window, and ghosts a wider cutoff, if
+   this list searches both ways
 ------------------------------------------------------------------------- */
 
 void NPairHGridBase::copy_neighbor_info()
 {
   NPair::copy_neighbor_info();
-  if (searches_both_directions()) planner->note_two_way_search();
+  planner->note_pair_build(searches_both_directions());
 }
 
 /* ----------------------------------------------------------------------
@@ -119,15 +125,15 @@ bool NPairHGridBase::neighbor_word(const Row &row, int j, double delx, double de
    searches for this list variant); counters and time go to the planner
 ------------------------------------------------------------------------- */
 
-template <int HALF, int NEWTON, int ATOMONLY>
-void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 {
   const double start_time = platform::walltime();
   const int nlocal = includegroup ? atom->nfirst : atom->nlocal;
   hgrid::GridView grid = hbin->view();
   grid.level_rows = hstencil->level_rows.data();
   grid.rows = hstencil->rows.data();
-  const AtomArrays atoms{atom->x, atom->radius};
+  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   hgrid::SearchCounters count;
@@ -144,8 +150,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY>::build(NeighList *list)
       if (neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word))
         neighptr[n++] = word;
     };
-    hgrid::PairSearch<HALF, NEWTON>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin, count,
-                                               visit);
+    hgrid::PairSearch<HALF, NEWTON, TRI>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin,
+                                                    count, visit);
     list->ilist[inum++] = i;
     list->firstneigh[i] = neighptr;
     list->numneigh[i] = n;
@@ -166,4 +172,6 @@ template class NPairHGrid<0, 1, 0>;
 template class NPairHGrid<1, 1, 1>;
 template class NPairHGrid<1, 0, 1>;
 template class NPairHGrid<0, 1, 1>;
+template class NPairHGrid<1, 1, 0, 1>;
+template class NPairHGrid<1, 1, 1, 1>;
 }    // namespace LAMMPS_NS

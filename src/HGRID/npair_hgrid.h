@@ -17,12 +17,12 @@ NPairStyle(half/size/hgrid/newton,
 using NPairHalfSizeHGridNewtoff = NPairHGrid<1, 0, 0>;
 NPairStyle(half/size/hgrid/newtoff,
            NPairHalfSizeHGridNewtoff,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTOFF | NP_ORTHO);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTOFF | NP_ORTHO | NP_TRI);
 
 using NPairFullSizeHGrid = NPairHGrid<0, 1, 0>;
 NPairStyle(full/size/hgrid,
            NPairFullSizeHGrid,
-           NP_FULL | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO);
+           NP_FULL | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO | NP_TRI);
 
 using NPairHalfSizeHGridNewtonAtomonly = NPairHGrid<1, 1, 1>;
 NPairStyle(half/size/hgrid/newton/atomonly,
@@ -32,12 +32,22 @@ NPairStyle(half/size/hgrid/newton/atomonly,
 using NPairHalfSizeHGridNewtoffAtomonly = NPairHGrid<1, 0, 1>;
 NPairStyle(half/size/hgrid/newtoff/atomonly,
            NPairHalfSizeHGridNewtoffAtomonly,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTOFF | NP_ORTHO);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTOFF | NP_ORTHO | NP_TRI);
 
 using NPairFullSizeHGridAtomonly = NPairHGrid<0, 1, 1>;
 NPairStyle(full/size/hgrid/atomonly,
            NPairFullSizeHGridAtomonly,
-           NP_FULL | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO);
+           NP_FULL | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_NEWTOFF | NP_ORTHO | NP_TRI);
+
+using NPairHalfSizeHGridNewtonTri = NPairHGrid<1, 1, 0, 1>;
+NPairStyle(half/size/hgrid/newton/tri,
+           NPairHalfSizeHGridNewtonTri,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_MOLONLY | NP_NEWTON | NP_TRI);
+
+using NPairHalfSizeHGridNewtonTriAtomonly = NPairHGrid<1, 1, 1, 1>;
+NPairStyle(half/size/hgrid/newton/tri/atomonly,
+           NPairHalfSizeHGridNewtonTriAtomonly,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_ATOMONLY | NP_NEWTON | NP_TRI);
 // clang-format on
 #else
 
@@ -59,6 +69,10 @@ class NPairHGridBase : public NPair {
   NPairHGridBase(class LAMMPS *lmp);
 
  protected:
+  // two images of one atom closer than this (in Angstrom) count as tied in coordinates
+  // (NPairBin's triclinic delta)
+  static constexpr double IMAGE_TOLERANCE = 0.01;
+
   void copy_neighbor_info() override;
   // true if larger atoms also search smaller levels, whatever the search direction
   virtual bool searches_both_directions() const = 0;
@@ -79,7 +93,9 @@ class NPairHGridBase : public NPair {
                      double radsum, int &word) const;
 };
 
-template <int HALF, int NEWTON, int ATOMONLY> class NPairHGrid : public NPairHGridBase {
+// TRI: triclinic box (the ID tie-break of half newton-on lists, hgrid::PairSearch)
+template <int HALF, int NEWTON, int ATOMONLY, int TRI = 0>
+class NPairHGrid : public NPairHGridBase {
  public:
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;

@@ -9,6 +9,7 @@
 
 #include "nstencil_hgrid.h"
 
+#include "domain.h"
 #include "error.h"
 #include "nbin_hgrid.h"
 #include "update.h"
@@ -41,10 +42,13 @@ void NStencilHGrid::create()
   rows.clear();
   level_rows.assign(1, 0);
   nstencil = 0;
+  using Kind = hgrid::StencilKind;
+  const Kind kind = !half ? Kind::Full : (domain->triclinic ? Kind::Planes : Kind::Half);
   for (int h = 0; h < nlevels; h++) {
     const hgrid::LevelGrid &grid = hb->get_grid(h);
-    const auto level = hgrid::same_level_rows(grid, half);
-    for (const auto &r : level) rows.push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
+    const auto level = hgrid::same_level_rows(grid, kind);
+    for (const auto &r : level)
+      rows.push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak});
     level_rows.push_back(rows.size());
     nstencil = MAX(nstencil, hgrid::stencil_cells(level));
   }

@@ -12,12 +12,12 @@
 using NStencilHalfHGrid = NStencilHGridVariant<1>;
 NStencilStyle(half/hgrid,
               NStencilHalfHGrid,
-              NS_HALF | NS_HGRID | NS_2D | NS_3D | NS_ORTHO);
+              NS_HALF | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
 
 using NStencilFullHGrid = NStencilHGridVariant<0>;
 NStencilStyle(full/hgrid,
               NStencilFullHGrid,
-              NS_FULL | NS_HGRID | NS_2D | NS_3D | NS_ORTHO);
+              NS_FULL | NS_HGRID | NS_2D | NS_3D | NS_ORTHO | NS_TRI);
 // clang-format on
 #else
 
@@ -34,8 +34,10 @@ namespace LAMMPS_NS {
 
 /* Same-level stencils of a hierarchical grid: for each level the rows of the
    linked-cell block (3^d cells, or (2k+1)^d sub-cells pruned by distance, see
-   hgrid::same_level_rows), full, or the cell itself followed by its upper half
-   (half, newton on).  Each row is one contiguous range of particles.
+   hgrid::same_level_rows), full, or for half lists with newton on the cell itself
+   followed by its upper half, or in triclinic boxes the cell's z plane (y row in 2d)
+   followed by the planes above, as LAMMPS' triclinic half stencils.  Each row is one
+   contiguous range of particles.
    Cross-level searches need no stencil: their cell ranges follow from each
    particle's search box (hgrid::PairSearch). */
 

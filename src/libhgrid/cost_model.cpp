@@ -59,7 +59,8 @@ namespace {
 int same_level_cells(int dimension, int subdivisions)
 {
   const double edge = 1.0 / subdivisions;    // sub-cells of a level of size 1
-  return stencil_cells(stencil_rows(dimension, subdivisions, {edge, edge, edge}, 1.0, false));
+  return stencil_cells(
+      stencil_rows(dimension, subdivisions, {edge, edge, edge}, 1.0, StencilKind::Full));
 }
 
 double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)

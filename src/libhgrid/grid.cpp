@@ -50,8 +50,24 @@ LevelGrid::LevelGrid(double cell_size, const Box &box, const std::array<double, 
                                 std::to_string(cell_size));
 }
 
+namespace {
+  // does a stencil of \p kind hold the rows (dy, dz)?
+  bool holds_row(StencilKind kind, int dimension, int dy, int dz)
+  {
+    switch (kind) {
+      case StencilKind::Half:
+        return dz > 0 || (dz == 0 && dy >= 0);
+      case StencilKind::Planes:
+        return dimension == 2 ? dy >= 0 : dz >= 0;
+      default:
+        return true;
+    }
+  }
+}    // namespace
+
 std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
-                                     const std::array<double, 3> &edge, double size, bool half)
+                                     const std::array<double, 3> &edge, double size,
+                                     StencilKind kind)
 {
   const int k = subdivisions;
   const int kz = dimension == 2 ? 0 : k;
@@ -61,25 +77,27 @@ std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
     const int between = (n < 0 ? -n : n) - 1;    // whole cells between the two
     return between > 0 ? (between * edge[d]) * (between * edge[d]) : 0.0;
   };
+  const bool half = kind == StencilKind::Half;
   std::vector<StencilRow> rows;
-  if (half) rows.push_back({0, 0, 0, 0});
+  if (half) rows.push_back({0, 0, 0, 0, true});
   for (int dz = -kz; dz <= kz; ++dz)
     for (int dy = -k; dy <= k; ++dy) {
-      if (half && (dz < 0 || (dz == 0 && dy < 0))) continue;
+      if (!holds_row(kind, dimension, dy, dz)) continue;
       const double left = reach2 - gap2(1, dy) - gap2(2, dz);
       if (left < 0.0) continue;
       int m = k;
       while (m > 1 && gap2(0, m) > left) --m;
       const int dx0 = (half && dz == 0 && dy == 0) ? 1 : -m;
-      if (dx0 <= m) rows.push_back({dx0, m, dy, dz});
+      const bool own_plane = dimension == 2 ? dy == 0 : dz == 0;
+      if (dx0 <= m) rows.push_back({dx0, m, dy, dz, kind == StencilKind::Planes && own_plane});
     }
   return rows;
 }
 
-std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half)
+std::vector<StencilRow> same_level_rows(const LevelGrid &grid, StencilKind kind)
 {
   const std::array<double, 3> edge{grid.cell_edge(0), grid.cell_edge(1), grid.cell_edge(2)};
-  return stencil_rows(grid.dimension(), grid.subdivisions(), edge, grid.nominal_size(), half);
+  return stencil_rows(grid.dimension(), grid.subdivisions(), edge, grid.nominal_size(), kind);
 }
 
 int stencil_cells(const std::vector<StencilRow> &rows)

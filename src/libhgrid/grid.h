@@ -138,26 +138,37 @@ class LevelGrid {
 };
 
 /// Cells (dx0..dx1, dy, dz) relative to a particle's cell: one row, contiguous in memory.
+/// A half list applies its same-cell tie-break (see PairSearch) to pairs of a \p tiebreak row.
 struct StencilRow {
   int dx0, dx1, dy, dz;
+  bool tiebreak = false;
   bool operator==(const StencilRow &o) const
   {
-    return dx0 == o.dx0 && dx1 == o.dx1 && dy == o.dy && dz == o.dz;
+    return dx0 == o.dx0 && dx1 == o.dx1 && dy == o.dy && dz == o.dz && tiebreak == o.tiebreak;
   }
+};
+
+/// Which cells of the same level a search reads.
+enum class StencilKind {
+  Full,     ///< every cell within reach
+  Half,     ///< the particle's cell (tie-break), then the upper half: each pair of cells once
+  Planes    ///< triclinic boxes, whose cells match across periodic images only along z (y in
+            ///< 2d), as LAMMPS' triclinic half stencils: the particle's z plane (y row) whole
+            ///< (tie-break), then the planes above
 };
 
 /// \brief Rows of the same-level linked-cell search of \p grid: the (2k+1)^d block of
 /// cells (k = subdivisions) that can hold a particle within the level size of a
 /// particle in the centre cell.  Full: all of them.  Half: the centre cell alone
 /// first, then the "upper" half (dz > 0, or dz == 0 and dy > 0, or dz == dy == 0 and
-/// dx > 0), so that every pair of cells is visited once.
-[[nodiscard]] std::vector<StencilRow> same_level_rows(const LevelGrid &grid, bool half);
+/// dx > 0), so that every pair of cells is visited once.  Planes: dz >= 0 (dy >= 0 in 2d).
+[[nodiscard]] std::vector<StencilRow> same_level_rows(const LevelGrid &grid, StencilKind kind);
 /// \brief The same rows for cells of edges \p edge (k = \p subdivisions per level
 /// size \p size) in \p dimension dimensions; the cost model uses it with the nominal
 /// edges size / k.
 [[nodiscard]] std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
                                                    const std::array<double, 3> &edge, double size,
-                                                   bool half);
+                                                   StencilKind kind);
 /// Number of cells of \p rows.
 [[nodiscard]] int stencil_cells(const std::vector<StencilRow> &rows);
 

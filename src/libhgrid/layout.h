@@ -94,6 +94,13 @@ constexpr int kMaxGhostClasses = 32;
 /// within r_i + r_j + skin of owned particles, wherever they are binned.
 [[nodiscard]] std::vector<double> ghost_classes(const Layout &layout, double cmin);
 
+/// \brief How far a particle of ghost class bound \p bk must be sent for searches by
+/// particles of class bound \p bj: their reach (bk + bj)/2.  If only smaller or
+/// same-level particles search it (\p upward_only: a one-way Bottom-Up search, half
+/// lists with newton on), at most (bk + s_L)/2, s_L the size of the highest level a
+/// particle of the class can be on (the reduce/multi of LAMMPS' multi lists).
+[[nodiscard]] double ghost_pair_reach(const Layout &layout, double bk, double bj, bool upward_only);
+
 /// Lower-case name of a search direction, as used in input scripts.
 [[nodiscard]] const char *search_name(Search search);
 /// \brief The search direction named \p name ("topdown" or "bottomup").

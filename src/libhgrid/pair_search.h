@@ -6,8 +6,9 @@
    neighbor index is stored) is left to the builder's visitor.
 
    For a particle i of cutoff diameter c_i = 2 r_i + skin on level h:
-     same level:   the stencil rows around its cell (linked-cell search; half
-                   stencil + coordinate tie-break for newton on, as LAMMPS' NPairBin)
+     same level:   the stencil rows around its cell (linked-cell search; for newton on
+                   a half stencil and, in its tie-break rows, a tie-break for ghosts,
+                   as LAMMPS' NPairBin: coordinates, or in triclinic boxes (TRI) IDs)
      other levels: all cells of level l within delta = (c_i + s_l)/2 of x_i (eqs. 4-5):
                    no particle of level l outside that box is within r_i + r_j + skin
    Which levels a particle searches (Sect. 2.2):
@@ -27,10 +28,15 @@
 
 namespace hgrid {
 
-/// One row of a same-level stencil: local-cell offset of its first cell and its length.
+/// One row of a same-level stencil: local-cell offset of its first cell, its length, and
+/// whether half lists apply their tie-break to it (StencilRow::tiebreak).
 struct RowOffset {
   int offset, ncells;
-  bool operator==(const RowOffset &o) const { return offset == o.offset && ncells == o.ncells; }
+  bool tiebreak;
+  bool operator==(const RowOffset &o) const
+  {
+    return offset == o.offset && ncells == o.ncells && tiebreak == o.tiebreak;
+  }
 };
 
 /// The binned grid as the pair search reads it (non-owning, trivially copyable).
@@ -39,7 +45,7 @@ struct GridView {
   bool topdown = true;
   const LevelView *levels = nullptr;    ///< nlevels views, first_cell set
   const int *level_rows = nullptr;      ///< rows of level h: [level_rows[h], level_rows[h+1])
-  const RowOffset *rows = nullptr;      ///< half stencils: the particle's own cell first
+  const RowOffset *rows = nullptr;      ///< same-level stencil rows of all levels
   const int *cell_start = nullptr;    ///< slots of global cell g: [cell_start[g], cell_start[g+1])
   const int *slots = nullptr;         ///< particle indices sorted by (cell, index)
 
@@ -70,8 +76,10 @@ struct SearchCounters {
   long long distance_checks = 0;    ///< pairs whose distance was computed (T^cd)
 };
 
-/// List variants: HALF (else full), NEWTON (half lists only).
-template <bool HALF, bool NEWTON> struct PairSearch {
+/// List variants: HALF (else full), NEWTON (half lists only), TRI (triclinic box: the
+/// ghost tie-break of half newton-on lists by IDs, atoms.tag(j), as LAMMPS' NPairBin,
+/// since ghost coordinates of a tilted box are exact only to round-off).
+template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
   /// The particle i (at \p xi, radius \p ri, in global cell \p icell) and its partners.
   template <class Atoms> struct Query {
     const Atoms &atoms;
@@ -98,7 +106,7 @@ template <bool HALF, bool NEWTON> struct PairSearch {
   }
 
   /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
-  /// Half lists with newton on filter the first row (i's own cell) only.
+  /// Half lists with newton on filter the tie-break rows only.
   template <class Atoms, class Visit>
   static HGRID_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
                                       int ilevel, SearchCounters &count, Visit &visit)
@@ -108,7 +116,7 @@ template <bool HALF, bool NEWTON> struct PairSearch {
       const int c0 = icell + g.rows[k].offset;
       const int end = g.cell_start[c0 + g.rows[k].ncells];
       count.cells_visited += g.rows[k].ncells;
-      const bool filtered = !(HALF && NEWTON) || k == first;
+      const bool filtered = !(HALF && NEWTON) || g.rows[k].tiebreak;
       for (int s = g.cell_start[c0]; s < end; ++s) {
         const int j = g.slots[s];
         if (filtered && same_level_skips(q, j)) continue;
@@ -140,16 +148,29 @@ template <bool HALF, bool NEWTON> struct PairSearch {
   }
 
   /// Same-level partners a list variant does not store from i: i itself; for half
-  /// lists owned j <= i; with newton on (i's own cell only) also ghosts "below" i
-  /// (NPairBin's rule).
+  /// lists owned j <= i; with newton on (tie-break rows only) also ghosts "below" i
+  /// or, in triclinic boxes, ghosts whose ID loses the parity rule (NPairBin's rules).
   template <class Atoms> static HGRID_INLINE bool same_level_skips(const Query<Atoms> &q, int j)
   {
     if (!HALF) return j == q.i;
     if (!NEWTON || j < q.nlocal) return j <= q.i;
-    const double zj = q.atoms.pos(j, 2), yj = q.atoms.pos(j, 1), xj = q.atoms.pos(j, 0);
-    if (zj != q.xi[2]) return zj < q.xi[2];
-    if (yj != q.xi[1]) return yj < q.xi[1];
-    return xj < q.xi[0];
+    if (TRI) {
+      const long long itag = q.atoms.tag(q.i), jtag = q.atoms.tag(j);
+      if (itag != jtag) return ((itag + jtag) % 2 == 0) == (itag > jtag);
+      return below(q, j, q.atoms.image_tolerance());    // an image of i itself
+    }
+    return below(q, j, 0.0);
+  }
+
+  /// Is j "below" i: lower z, or equal z and lower y, or equal z and y and lower x,
+  /// coordinates within \p tol counting as equal.
+  template <class Atoms> static HGRID_INLINE bool below(const Query<Atoms> &q, int j, double tol)
+  {
+    for (int d = 2; d > 0; --d) {
+      const double del = q.atoms.pos(j, d) - q.xi[d];
+      if (del > tol || del < -tol) return del < 0.0;
+    }
+    return q.atoms.pos(j, 0) < q.xi[0];
   }
 
   /// Distance check of (i, j): visit j if within r_i + r_j + skin.

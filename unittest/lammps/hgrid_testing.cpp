@@ -36,8 +36,9 @@ std::string describe(const SystemSpec &s)
               : s.shrinkwrap ? "shrink-wrapped"
                              : "fixed")
       << " newton " << (s.newton ? "on" : "off") << " " << s.distribution << " omega=" << s.omega
-      << " alpha=" << s.alpha << " N=" << s.natoms << " seed=" << s.seed << " neighbor " << s.skin
-      << " " << s.neighbor << (s.comm_mode.empty() ? "" : " + comm_modify mode " + s.comm_mode);
+      << " alpha=" << s.alpha << (s.tilt != 0.0 ? " triclinic tilt=" + std::to_string(s.tilt) : "")
+      << " N=" << s.natoms << " seed=" << s.seed << " neighbor " << s.skin << " " << s.neighbor
+      << (s.comm_mode.empty() ? "" : " + comm_modify mode " + s.comm_mode);
   return out.str();
 }
 
@@ -94,8 +95,15 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   cmd("comm_modify vel yes");
   cmd(spec.newton ? "newton on" : "newton off");
   const std::string zrange = spec.dimension == 2 ? "-0.5 0.5" : "0 " + std::to_string(length);
-  cmd("region box block 0 " + std::to_string(length) + " 0 " + std::to_string(length) + " " +
-      zrange);
+  // a triclinic box: tilt factors xy = tilt L, xz = yz = tilt L / 2 (3d)
+  const double xy = spec.tilt * length, xz = spec.dimension == 3 ? 0.5 * xy : 0.0;
+  const std::string lengths =
+      "0 " + std::to_string(length) + " 0 " + std::to_string(length) + " " + zrange;
+  if (spec.tilt == 0.0)
+    cmd("region box block " + lengths);
+  else
+    cmd("region box prism " + lengths + " " + std::to_string(xy) + " " + std::to_string(xz) + " " +
+        std::to_string(-xz));
   cmd("create_box 1 box");
 
   // positions drawn per tag (uniform, overlaps allowed), created on the owning rank
@@ -105,7 +113,12 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   for (long tag = 1; tag <= spec.natoms; tag++) {
     auto rng = stream(spec, tag, 2);
     std::uniform_real_distribution<double> u(0.0, 1.0);
-    for (int d = 0; d < 3; d++) x[3 * (tag - 1) + d] = (d < spec.dimension) ? length * u(rng) : 0.0;
+    double lamda[3] = {0.0, 0.0, 0.0};
+    for (int d = 0; d < spec.dimension; d++) lamda[d] = u(rng);
+    const double *h = lmp->domain->h, *lo = lmp->domain->boxlo;
+    x[3 * (tag - 1) + 0] = lo[0] + h[0] * lamda[0] + h[5] * lamda[1] + h[4] * lamda[2];
+    x[3 * (tag - 1) + 1] = lo[1] + h[1] * lamda[1] + h[3] * lamda[2];
+    x[3 * (tag - 1) + 2] = spec.dimension == 3 ? lo[2] + h[2] * lamda[2] : 0.0;
     ids[tag - 1] = tag;
   }
   lammps_create_atoms(lmp, spec.natoms, ids.data(), types.data(), x.data(), nullptr, nullptr, 0);
@@ -193,6 +206,25 @@ namespace {
     return table;
   }
 
+  // the displacement of periodic image shift s = (na, nb, nc): na a + nb b + nc c with
+  // the box edge vectors a = (xprd, 0, 0), b = (xy, yprd, 0), c = (xz, yz, zprd)
+  std::array<double, 3> image_displacement(const Domain *domain, const std::array<long, 3> &s)
+  {
+    const double *h = domain->h;
+    return {s[0] * h[0] + s[1] * h[5] + s[2] * h[4], s[1] * h[1] + s[2] * h[3], s[2] * h[2]};
+  }
+
+  // the image shift whose displacement is nearest to \p del (per periodic dimension)
+  std::array<long, 3> image_shift(const Domain *domain, const double *del)
+  {
+    const double *h = domain->h;
+    std::array<long, 3> s{0, 0, 0};
+    if (domain->zperiodic) s[2] = std::lround(del[2] / h[2]);
+    if (domain->yperiodic) s[1] = std::lround((del[1] - s[2] * h[3]) / h[1]);
+    if (domain->xperiodic) s[0] = std::lround((del[0] - s[1] * h[5] - s[2] * h[4]) / h[0]);
+    return s;
+  }
+
   // order (a, b, shift) so that a < b, or a == b with the first non-zero shift positive
   PairKey normalized(long a, long b, std::array<long, 3> s, long touching)
   {
@@ -226,7 +258,6 @@ ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numnei
   Atom *atom = lmp->atom;
   Domain *domain = lmp->domain;
   const AtomTable table = gather_atoms(lmp);
-  const double prd[3] = {domain->prd[0], domain->prd[1], domain->prd[2]};
 
   ListPairs result;
   std::vector<long> keys;
@@ -249,12 +280,11 @@ ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numnei
       if (with_history && bit != touching) counters[2]++;
       if (!with_history && bit) counters[2]++;
       const long a = atom->tag[i], b = atom->tag[j];
-      std::array<long, 3> s{0, 0, 0};
-      for (int d = 0; d < 3; d++) {
-        if (!domain->periodicity[d]) continue;
-        const double wrapped = table.x[3 * (b - 1) + d] - table.x[3 * (a - 1) + d];
-        s[d] = std::lround((atom->x[j][d] - atom->x[i][d] - wrapped) / prd[d]);
-      }
+      double image[3];    // x_j - x_i beyond the owned positions of a and b
+      for (int d = 0; d < 3; d++)
+        image[d] =
+            atom->x[j][d] - atom->x[i][d] - (table.x[3 * (b - 1) + d] - table.x[3 * (a - 1) + d]);
+      const std::array<long, 3> s = image_shift(domain, image);
       const PairKey key = normalized(a, b, s, touching);
       keys.insert(keys.end(), key.begin(), key.end());
     }
@@ -285,18 +315,27 @@ PairCounts oracle(LAMMPS *lmp, ListKind kind)
   const double skin = lmp->neighbor->skin;
 
   PairCounts expected;
-  const double *prd = domain->prd;
+  // lamda units per unit length along each lamda direction
+  const double *h_inv = domain->h_inv;
+  const double per_length[3] = {
+      std::sqrt(h_inv[0] * h_inv[0] + h_inv[5] * h_inv[5] + h_inv[4] * h_inv[4]),
+      std::sqrt(h_inv[1] * h_inv[1] + h_inv[3] * h_inv[3]), h_inv[2]};
   for (long a = 0; a < n; a++)
     for (long b = a; b < n; b++) {
       const double radsum = table.radius[a] + table.radius[b];
       const double cut = radsum + skin;
-      // image shifts s with |x_b + s prd - x_a| <= cut possible in each dimension
+      // image shifts s with |x_b + image(s) - x_a| <= cut possible along each lamda
+      // direction d: |lamda_b - lamda_a + s_d| <= cut * per_length[d]
+      double del[3], dl[3];
+      for (int d = 0; d < 3; d++) del[d] = table.x[3 * b + d] - table.x[3 * a + d];
+      dl[0] = h_inv[0] * del[0] + h_inv[5] * del[1] + h_inv[4] * del[2];
+      dl[1] = h_inv[1] * del[1] + h_inv[3] * del[2];
+      dl[2] = h_inv[2] * del[2];
       int slo[3] = {0, 0, 0}, shi[3] = {0, 0, 0};
       for (int d = 0; d < domain->dimension; d++) {
         if (!domain->periodicity[d]) continue;
-        const double del = table.x[3 * b + d] - table.x[3 * a + d];
-        slo[d] = static_cast<int>(std::ceil((-cut - del) / prd[d]));
-        shi[d] = static_cast<int>(std::floor((cut - del) / prd[d]));
+        slo[d] = static_cast<int>(std::ceil(-cut * per_length[d] - dl[d]));
+        shi[d] = static_cast<int>(std::floor(cut * per_length[d] - dl[d]));
       }
       for (int sx = slo[0]; sx <= shi[0]; sx++)
         for (int sy = slo[1]; sy <= shi[1]; sy++)
@@ -304,10 +343,11 @@ PairCounts oracle(LAMMPS *lmp, ListKind kind)
             std::array<long, 3> s{sx, sy, sz};
             if (a == b && (sx == 0 && sy == 0 && sz == 0)) continue;
             if (a == b && normalized(a, b, s, 0) != PairKey{a, b, sx, sy, sz, 0}) continue;
+            const auto shift = image_displacement(domain, s);
             double rsq = 0.0;
             for (int d = 0; d < 3; d++) {
-              const double del = table.x[3 * a + d] - (table.x[3 * b + d] + s[d] * prd[d]);
-              rsq += del * del;
+              const double dx = table.x[3 * a + d] - (table.x[3 * b + d] + shift[d]);
+              rsq += dx * dx;
             }
             if (rsq > cut * cut) continue;
             const PairKey key = normalized(a + 1, b + 1, s, rsq < radsum * radsum);
@@ -360,11 +400,17 @@ void expect_list_matches(LAMMPS *lmp, int index, ListKind kind, bool history,
 
 void expect_lists_match_oracle(LAMMPS *lmp, bool newton, const std::string &what)
 {
+  const ListKind kind = newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
+  // the pair style's list as the run left it (ghost cutoffs for its search alone;
+  // fix neigh/history has moved the history bits into its own arrays) ...
+  int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
+  expect_list_matches(lmp, half, kind, false, "half list of pair gran/hooke/history " + what);
+  // ... and rebuilt next to a full list (larger atoms search smaller ones too)
   const int full = lammps_request_single_neighlist(
       lmp, "oracle", NeighConst::REQ_FULL | NeighConst::REQ_SIZE, -1.0);
-  const int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
-  expect_list_matches(lmp, half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, true,
-                      "half list of pair gran/hooke/history " + what);
+  half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
+  expect_list_matches(lmp, half, kind, true,
+                      "half list of pair gran/hooke/history next to a full list " + what);
   expect_list_matches(lmp, full, ListKind::Full, false, "full size list " + what);
 }
 

@@ -31,6 +31,7 @@ struct SystemSpec {
   int seed = 1;
   double packing = 0.4;              // volume (area) fraction of the particles
   double skin = 0.1;                 // in units of r_min = 1
+  double tilt = 0.0;                 // triclinic box: xy = tilt L, xz = -yz = tilt L / 2 (3d)
   std::string neighbor = "hgrid";    // everything after "neighbor SKIN"
   std::string comm_mode;             // "single"/"multi": comm_modify mode after neighbor
   std::string neigh_modify;          // extra neigh_modify keywords
@@ -99,9 +100,9 @@ enum class ListKind { HalfNewton, HalfNewtoff, Full };
 void expect_list_matches(LAMMPS_NS::LAMMPS *lmp, int index, ListKind kind, bool history,
                          const std::string &what);
 
-/// \brief Request a full size list (which rebuilds the pair style's list too, with its
-/// history bits still set) and expect it and the half list of pair gran/hooke/history
-/// (newton on or off) to match the oracle.
+/// \brief Expect the half list of pair gran/hooke/history (newton on or off) to match
+/// the oracle as the last run left it; then request a full size list (which rebuilds
+/// the pair style's list too, with its history bits still set) and expect both to.
 void expect_lists_match_oracle(LAMMPS_NS::LAMMPS *lmp, bool newton, const std::string &what = "");
 
 /// Per-atom values (\p width per atom) of all ranks, ordered by tag.

@@ -78,12 +78,6 @@ TEST(HGridErrors, ListOverflowAsksForNeighModifyOne)
                "Neighbor list overflow, boost neigh_modify one");
 }
 
-TEST(HGridErrors, TriclinicBoxIsRejectedClearly)
-{
-  EXPECT_ERROR(hgrid_testing::error_of(small_system(), {"change_box all triclinic"}),
-               "hgrid does not support triclinic boxes");
-}
-
 TEST(HGridErrors, NonSizeListsFallBackToBin)
 {
   // a Lennard-Jones pair style asks for a plain cutoff list: hgrid leaves it to bin
@@ -152,8 +146,9 @@ TEST(HGridErrors, MultiInputsRunByOneWord)
   EXPECT_EQ(hgrid_testing::error_of(spec), "");    // comm multi alone runs
   spec.neigh_modify = "collection/interval 3 1.5 3 30";
   auto lmp = make_system(spec);
-  commands(lmp.get(), {"comm_modify mode multi vel yes reduce/multi",
-                       "neigh_modify collection/type 1 *", "run 0 post no"});
+  commands(lmp.get(),
+           {"comm_modify mode multi vel yes reduce/multi", "neigh_modify collection/type 1 *",
+            "run 0 post no"});
   EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
   expect_lists_match_oracle(lmp.get(), spec.newton, "multi input under hgrid");
   spec.neigh_modify = "collection/interval 3 1.5 3";

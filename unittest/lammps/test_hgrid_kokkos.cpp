@@ -76,7 +76,8 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = ilist(ii);
     int owned = 0;
-    for (int jj = 0; jj < numneigh(i); jj++) owned += (entry(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
+    for (int jj = 0; jj < numneigh(i); jj++)
+      owned += (entry(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
     result.longest_owned = std::max(result.longest_owned, owned);
     result.entries += numneigh(i);
   }
@@ -116,6 +117,12 @@ std::vector<KokkosCase> kokkos_cases()
           cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
                                "_newton" + newton,
                            kokkos_spec(s, newton)});
+          if (d.name == "pl100" || d.name == "bi20") {    // and in a triclinic box
+            s.tilt = 0.3;
+            cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
+                                 "_newton" + newton + "_triclinic",
+                             kokkos_spec(s, newton)});
+          }
         }
   return cases;
 }
@@ -169,8 +176,8 @@ TEST(HGridKokkos, ShortRowsAndPackedStorageAtSizeRatio100)
       << "owned partners per row: hgrid " << hgrid.longest_owned << ", bin " << stock.longest_owned;
   // packed rows: room by level, not atoms x the longest row of any atom
   EXPECT_LT(5 * hgrid.slots, stock.slots)
-      << "list slots: hgrid " << hgrid.slots << ", bin " << stock.slots << " for "
-      << stock.entries << " neighbors";
+      << "list slots: hgrid " << hgrid.slots << ", bin " << stock.slots << " for " << stock.entries
+      << " neighbors";
   EXPECT_EQ(hgrid.entries, stock.entries);
 }
 
@@ -179,8 +186,9 @@ std::unique_ptr<LAMMPS> run_granular(const SystemSpec &s, const std::string &vel
                                      const std::vector<std::string> &run)
 {
   auto lmp = make_system(s);
-  commands(lmp.get(), {velocity, "fix integrate all nve/sphere", "timestep 0.002",
-                       "neigh_modify every 1 delay 0 check no"});
+  commands(lmp.get(),
+           {velocity, "fix integrate all nve/sphere", "timestep 0.002",
+            "neigh_modify every 1 delay 0 check no"});
   commands(lmp.get(), run);
   if (!s.lammps_args.empty()) lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
   return lmp;
@@ -255,17 +263,17 @@ TEST(HGridKokkos, RestartKeepsContactHistory)
   std::string setup;
   for (const auto &line : pour_column)
     if (line.rfind("fix", 0) != 0 && line.rfind("timestep", 0) != 0) setup += line + "\n";
-  const auto straight = kokkos_lmp_dump(
-      "hgrid_kk_restart_a",
-      setup + run +
-          "region low block -9.0 9.0 -9.0 9.0 0.3 3.0 units box\n"
-          "create_atoms 1 random 1500 300719 low overlap 0.6 maxtry 100\n"
-          "variable d atom 0.4+0.1*(id%3)\nset group all diameter v_d\n"
-          "run 2000\nwrite_restart hgrid_kk_restart.bin\nrun 300\n");
-  const auto restarted =
-      kokkos_lmp_dump("hgrid_kk_restart_b", "read_restart hgrid_kk_restart.bin\npair_style gran/hooke/"
-                                     "history 2000.0 NULL 50.0 NULL 0.5 0\npair_coeff * *\n" +
-                                         run + "run 300\n");
+  const auto straight =
+      kokkos_lmp_dump("hgrid_kk_restart_a",
+                      setup + run +
+                          "region low block -9.0 9.0 -9.0 9.0 0.3 3.0 units box\n"
+                          "create_atoms 1 random 1500 300719 low overlap 0.6 maxtry 100\n"
+                          "variable d atom 0.4+0.1*(id%3)\nset group all diameter v_d\n"
+                          "run 2000\nwrite_restart hgrid_kk_restart.bin\nrun 300\n");
+  const auto restarted = kokkos_lmp_dump("hgrid_kk_restart_b",
+                                         "read_restart hgrid_kk_restart.bin\npair_style gran/hooke/"
+                                         "history 2000.0 NULL 50.0 NULL 0.5 0\npair_coeff * *\n" +
+                                             run + "run 300\n");
   std::remove("hgrid_kk_restart.bin");
   ASSERT_GT(straight.size(), 400u);
   EXPECT_LT(relative_difference(straight, restarted), 1e-10);

@@ -2,7 +2,7 @@
    oracle: randomized polydisperse systems (monodisperse, bidisperse 1:20, truncated
    power laws alpha = 0, -2, -3 up to omega = 100), 2d and 3d, periodic, fixed and shrink-wrapped,
    newton on and off, default and explicit layouts (1, 2 and many levels), Top-Down
-   and Bottom-Up.  Each case checks the pair style's half list (with history bits)
+   and Bottom-Up, orthogonal and triclinic boxes.  Each case checks the pair style's half list (with history bits)
    and a full size list, summed over all MPI ranks: every pair within
    r_i + r_j + skin appears exactly as often as the list kind requires (no misses,
    no duplicates), no self pairs, history bit set iff the particles touch.  hgrid
@@ -109,6 +109,33 @@ std::vector<OracleCase> oracle_cases()
               cases.push_back({name, spec});
             }
         }
+  // triclinic boxes (tilted 0.3 in xy, 0.15 in xz and yz): cells over the bounding box.
+  // Not shrink-wrapped: stock LAMMPS (neighbor bin too) loses atoms at the faces of a
+  // shrink-wrapped tilted box filled this way.
+  for (const auto &dist : {distributions[1], distributions[4]})
+    for (int dim : {2, 3})
+      for (const char *boundary : {"p", "f"})
+        for (bool newton : {true, false}) {
+          SystemSpec spec;
+          spec.dimension = dim;
+          spec.periodic = boundary[0] == 'p';
+          spec.newton = newton;
+          spec.distribution = dist.kind;
+          spec.omega = dist.omega;
+          spec.alpha = dist.alpha;
+          spec.natoms = dist.natoms;
+          spec.packing = dim == 3 ? 0.3 : 0.5;
+          spec.tilt = 0.3;
+          const double cmin = 2.0 + spec.skin, cmax = 2.0 * dist.omega + spec.skin;
+          for (const auto &[lname, args] : layouts(cmin, cmax)) {
+            if (lname != "default" && lname != "manyTD") continue;
+            spec.neighbor = args;
+            spec.seed = seed++;
+            cases.push_back({dist.name + "_" + std::to_string(dim) + "d_" + boundary + "_" +
+                                 (newton ? "newton" : "newtoff") + "_" + lname + "_triclinic",
+                             spec});
+          }
+        }
   return cases;
 }
 
@@ -167,8 +194,9 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases(
 
 // size-dependent ghost cutoffs (the default, = comm_modify mode multi): the atom
 // collections are size classes 1.25 apart, so each atom is communicated about as
-// far as any atom can reach it -- no more ghosts than multi with x2 or x4 intervals
-// or with the levels as intervals, far fewer than one ghost cutoff for all
+// far as any atom can reach it (with a one-way Bottom-Up search: any atom that
+// searches it) -- no more ghosts than multi with x2 or x4 intervals or with the
+// levels as intervals (also with reduce/multi), far fewer than one ghost cutoff for all
 namespace {
 SystemSpec ghost_test_system()
 {
@@ -220,12 +248,52 @@ TEST(HGridGhosts, BySizeByDefaultNoMoreThanMulti)
   const double hgrid_default = ghosts(spec, levels, "");
   const double bin = ghosts(spec, "bin", "");
   EXPECT_EQ(hgrid_default, ghosts(spec, levels, "multi"));
-  EXPECT_EQ(hgrid_default, ghosts(spec, "hgrid levels 1 60.2", ""));    // same top, any levels
+  // one level: every atom may search any other, so no class is sent less far
+  EXPECT_LT(hgrid_default, ghosts(spec, "hgrid levels 1 60.2", ""));
+  EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi reduce/multi", intervals(level_bounds)));
   EXPECT_EQ(ghosts(spec, levels, "single"), bin);
   EXPECT_LT(hgrid_default, 0.8 * bin);
   EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals(level_bounds)));
   EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals({2, 4, 8, 16, 32, 60.001})));
   EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals({2, 8, 32, 60.001})));
+}
+
+// a one-way Bottom-Up search (half lists, newton on) reads an atom only from atoms of
+// its own or smaller levels: each size class is sent only as far as those reach, as
+// multi's reduce/multi does; not with newton off (larger atoms search smaller ones
+// too) or while fix hgrid/tune may re-level.  The lists stay exact (also under MPI).
+TEST(HGridGhosts, BottomUpSendsEachSizeOnlyAsFarAsItsSearchers)
+{
+  SystemSpec spec = ghost_test_system();
+  const std::string levels = "hgrid levels 3 6.0 20.0 60.2";
+  spec.neighbor = levels + " search bottomup";
+  auto lmp = make_system(spec);
+  const double bu = ghosts_of(lmp.get());
+  expect_lists_match_oracle(lmp.get(), spec.newton, "with reduced ghost cutoffs");
+  const double td = ghosts(spec, levels + " search topdown", "");
+  EXPECT_LT(bu, 0.8 * td);
+  EXPECT_EQ(ghosts(spec, levels + " search bottomup", "", "", {"fix tune all hgrid/tune 100"}), td);
+  SystemSpec newtoff = spec;
+  newtoff.newton = false;
+  EXPECT_EQ(ghosts(newtoff, levels + " search bottomup", ""),
+            ghosts(newtoff, levels + " search topdown", ""));
+}
+
+// the reduced ghost cutoff of a size class still covers the larger atoms of its level:
+// a small atom (cutoff diameter 2.1) 2.5 inside a periodic face touches a larger one
+// of the same level (8.1) across it, and the same-level half stencil stores the pair
+// from the larger atom, which needs the small one's ghost image 2.5 away
+TEST(HGridGhosts, SmallAtomReachesLargerAtomOfItsLevelAcrossTheBoundary)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps());
+  commands(lmp.get(),
+           {"atom_style sphere 1", "comm_modify vel yes", "region box block 0 40 0 40 0 40",
+            "create_box 1 box", "create_atoms 1 single 2.5 20 20", "create_atoms 1 single 38 20 20",
+            "set atom 1 diameter 2.0", "set atom 2 diameter 8.0",
+            "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
+            "neighbor 0.1 hgrid levels 2 10 40 search bottomup", "run 0 post no"});
+  expect_lists_match_oracle(lmp.get(), true, "small and large atom across a periodic face");
+  EXPECT_GT(lmp->atom->nghost, 0);
 }
 
 // one ghost cutoff whenever the user asks for it or a list of the bin fallback

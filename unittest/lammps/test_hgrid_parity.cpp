@@ -2,11 +2,12 @@
    "neighbor bin" and "neighbor hgrid" (reneighboring every step, so contact history
    is carried across many rebuilds) gives the same number of neighbor pairs and the
    same forces and torques, for pair gran/hooke/history and pair granular with
-   tangential history, newton on and off. */
+   tangential history, newton on and off; also in a sheared triclinic box. */
 
 #include "hgrid_testing.h"
 
 #include "atom.h"
+#include "domain.h"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
@@ -17,6 +18,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 using namespace hgrid_testing;
@@ -30,7 +32,11 @@ struct RunResult {
   bool by_hgrid = false;    // the pair style's list was built by an hgrid NPair class
 };
 
-RunResult run_system(SystemSpec spec, const std::string &neighbor)
+// 40 steps of \p spec under \p neighbor, rebuilding every step, with \p extra commands
+// before the run; \p check (if given) sees the instance at the end
+RunResult run_system(SystemSpec spec, const std::string &neighbor,
+                     const std::vector<std::string> &extra = {},
+                     const std::function<void(LAMMPS *)> &check = nullptr)
 {
   spec.neighbor = neighbor;
   auto lmp = make_system(spec);
@@ -41,6 +47,7 @@ RunResult run_system(SystemSpec spec, const std::string &neighbor)
   cmd("fix integrate all nve/sphere");
   cmd("timestep 0.001");
   cmd("neigh_modify every 1 delay 0 check no");
+  commands(lmp.get(), extra);
   cmd("run 40 post no");
 
   RunResult result;
@@ -51,6 +58,7 @@ RunResult run_system(SystemSpec spec, const std::string &neighbor)
   long pairs = 0;
   for (int ii = 0; ii < list->inum; ii++) pairs += list->numneigh[list->ilist[ii]];
   MPI_Allreduce(&pairs, &result.pairs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (check) check(lmp.get());
   return result;
 }
 
@@ -118,6 +126,42 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto &info) {
       return info.param.name;
     });
+
+/* a triclinic box sheared by fix deform (remap v) past its tilt limit, so that LAMMPS
+   flips it: every step's list is rebuilt on the new box (cells over the new bounding
+   box), forces equal those under bin, and the lists after the flips equal the
+   all-pairs oracle, 2d and 3d, newton on and off */
+
+TEST(HGridTriclinic, ShearedAndFlippedBoxMatchesBinAndOracle)
+{
+  for (int dim : {2, 3})
+    for (bool newton : {true, false}) {
+      SystemSpec spec;
+      spec.dimension = dim;
+      spec.newton = newton;
+      spec.omega = 10.0;
+      spec.natoms = dim == 3 ? 600 : 400;
+      spec.packing = dim == 3 ? 0.5 : 0.7;
+      spec.tilt = 0.3;
+      const std::string what = std::to_string(dim) + "d newton " + (newton ? "on" : "off");
+      // the tilt grows by 8 * 0.04 = 0.32 of the box: past 0.5, flipped to about -0.38
+      const std::vector<std::string> shear = {"fix shear all deform 1 xy erate 8.0 remap v"};
+      auto check = [&](LAMMPS *lmp) {
+        EXPECT_LT(lmp->domain->xy, 0.0) << "the box was not flipped, " << what;
+        expect_lists_match_oracle(lmp, newton, "after box flips, " + what);
+      };
+      const RunResult bin = run_system(spec, "bin", shear);
+      const RunResult hgrid = run_system(spec, "hgrid", shear, check);
+      const RunResult hgrid_td = run_system(spec, "hgrid search topdown", shear);
+      EXPECT_TRUE(hgrid.by_hgrid) << what;
+      EXPECT_TRUE(hgrid_td.by_hgrid) << what;
+      EXPECT_GT(bin.pairs, 0) << what;
+      EXPECT_EQ(hgrid.pairs, bin.pairs) << what;
+      EXPECT_EQ(hgrid_td.pairs, bin.pairs) << what;
+      EXPECT_LT(max_relative_difference(bin.f, hgrid.f), 1e-9) << what;
+      EXPECT_LT(max_relative_difference(bin.f, hgrid_td.f), 1e-9) << what;
+    }
+}
 
 /* fix pour (polydisperse, 5:1) into a box with a fix wall/gran floor, newton off,
    as in LAMMPS' examples/pour: the atoms inserted and their trajectories under

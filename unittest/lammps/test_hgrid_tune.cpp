@@ -83,7 +83,8 @@ TEST(HGridTune, EmptyBoxRunsAndBalancesBeforePour)
   commands(lmp.get(),
            {"fix ins all pour 400 1 4767548 vol 0.25 50 region slab diam poly 2 0.3 0.7 1.5 0.3",
             "run 0 post no"});
-  EXPECT_GE(current_layout(lmp.get()).top(), 1.5 + 0.1 - 1e-12) << "fix pour's diameter not planned for";
+  EXPECT_GE(current_layout(lmp.get()).top(), 1.5 + 0.1 - 1e-12)
+      << "fix pour's diameter not planned for";
   commands(lmp.get(), {"run 1500 post no"});
   EXPECT_GT(lmp->atom->natoms, 100);
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
@@ -229,17 +230,19 @@ TEST(HGridTune, BinFallbacksAreLogged)
   if (nprocs > 1) GTEST_SKIP() << "runs an lmp process of its own";
   std::string setup;
   for (const auto &line : pour_column)
-    setup += (line.rfind("pair_style", 0) == 0
-                  ? "pair_style granular\npair_coeff * * jkr 1000.0 50.0 0.3 5.0 damping mass_velocity "
-                    "tangential linear_history 1.0 0.5 0.1"
-                  : line.rfind("pair_coeff", 0) == 0 ? std::string("") : line) +
+    setup +=
+        (line.rfind("pair_style", 0) == 0
+             ? "pair_style granular\npair_coeff * * jkr 1000.0 50.0 0.3 5.0 damping mass_velocity "
+               "tangential linear_history 1.0 0.5 0.1"
+             : line.rfind("pair_coeff", 0) == 0 ? std::string("")
+                                                : line) +
         "\n";
-  const std::string log = run_lmp(
-      HGRID_LMP, "hgrid_fallbacks",
-      "neighbor 0.1 hgrid\n" + setup +
-          "create_atoms 1 random 100 4767 slab\nset group all diameter 0.5\n"
-          "compute rdf all rdf 20\nfix rdf all ave/time 10 1 10 c_rdf[*] mode vector\n"
-          "run 20\nrun 20\n");
+  const std::string log =
+      run_lmp(HGRID_LMP, "hgrid_fallbacks",
+              "neighbor 0.1 hgrid\n" + setup +
+                  "create_atoms 1 random 100 4767 slab\nset group all diameter 0.5\n"
+                  "compute rdf all rdf 20\nfix rdf all ave/time 10 1 10 c_rdf[*] mode vector\n"
+                  "run 20\nrun 20\n");
   // LAMMPS' "Neighbor list info" block says it under the list's pair build
   EXPECT_NE(log.find("pair build: half/bin/atomonly/newtoff\n"
                      "      built by bin, not hgrid: cutoffs not set by the radii"),

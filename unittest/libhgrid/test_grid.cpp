@@ -14,6 +14,8 @@
 
 using hgrid::Box;
 using hgrid::LevelGrid;
+using hgrid::same_level_rows;
+using hgrid::StencilKind;
 
 namespace {
 Box cube(int dim, double length)
@@ -144,11 +146,11 @@ std::set<Cell> block_within(const LevelGrid &g)
 }
 void expect_half_plus_mirror_is_full(const LevelGrid &g)
 {
-  const auto half = cells_of(hgrid::same_level_rows(g, true));
-  const auto full = cells_of(hgrid::same_level_rows(g, false));
+  const auto half = cells_of(same_level_rows(g, StencilKind::Half));
+  const auto full = cells_of(same_level_rows(g, StencilKind::Full));
   ASSERT_FALSE(half.empty());
-  EXPECT_EQ(half[0], (Cell{0, 0, 0}));                     // own cell first
-  EXPECT_EQ(hgrid::same_level_rows(g, true)[0].dx1, 0);    // ... alone in its row
+  EXPECT_EQ(half[0], (Cell{0, 0, 0}));                           // own cell first
+  EXPECT_EQ(same_level_rows(g, StencilKind::Half)[0].dx1, 0);    // ... alone in its row
   std::set<Cell> all(half.begin(), half.end());
   EXPECT_EQ(all.size(), half.size());
   for (std::size_t n = 1; n < half.size(); ++n)
@@ -164,14 +166,34 @@ TEST(Stencil, HalfAndFullSameLevelRows)
 {
   const LevelGrid g3(3.0, cube(3, 10.0), {0, 0, 0}, {10, 10, 10});
   const LevelGrid g2(3.0, cube(2, 10.0), {0, 0, -0.5}, {10, 10, 0.5});
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(g3, false)).size(), 27u);
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(g3, true)).size(), 14u);
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(g2, false)).size(), 9u);
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(g2, true)).size(), 5u);
-  EXPECT_EQ(hgrid::same_level_rows(g3, true).size(), 6u);    // self, right, 4 rows above
-  for (const auto &c : cells_of(hgrid::same_level_rows(g2, false))) EXPECT_EQ(c[2], 0);
+  EXPECT_EQ(cells_of(same_level_rows(g3, StencilKind::Full)).size(), 27u);
+  EXPECT_EQ(cells_of(same_level_rows(g3, StencilKind::Half)).size(), 14u);
+  EXPECT_EQ(cells_of(same_level_rows(g2, StencilKind::Full)).size(), 9u);
+  EXPECT_EQ(cells_of(same_level_rows(g2, StencilKind::Half)).size(), 5u);
+  EXPECT_EQ(same_level_rows(g3, StencilKind::Half).size(), 6u);    // self, right, 4 rows above
+  for (const auto &c : cells_of(same_level_rows(g2, StencilKind::Full))) EXPECT_EQ(c[2], 0);
   expect_half_plus_mirror_is_full(g3);
   expect_half_plus_mirror_is_full(g2);
+}
+
+TEST(Stencil, PlaneRowsForTriclinicBoxes)
+{
+  // the own z plane (y row in 2d), whose rows carry the tie-break, and every plane above
+  const LevelGrid g3(3.0, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}, 2);
+  const LevelGrid g2(3.0, cube(2, 10.0), {0, 0, -0.5}, {10, 10, 0.5}, 2);
+  for (const LevelGrid *g : {&g3, &g2}) {
+    const int up = g->dimension() == 3 ? 2 : 1;    // the coordinate planes are stacked in
+    std::set<Cell> plane, expected;
+    for (const auto &r : same_level_rows(*g, StencilKind::Planes)) {
+      const int along = up == 2 ? r.dz : r.dy;
+      EXPECT_GE(along, 0);
+      EXPECT_EQ(r.tiebreak, along == 0);
+      for (int dx = r.dx0; dx <= r.dx1; ++dx) EXPECT_TRUE(plane.insert({dx, r.dy, r.dz}).second);
+    }
+    for (const Cell &c : block_within(*g))
+      if (c[up] >= 0) expected.insert(c);
+    EXPECT_EQ(plane, expected);
+  }
 }
 
 TEST(Stencil, SubdividedRowsKeepCellsWithinTheLevelSize)
@@ -179,11 +201,11 @@ TEST(Stencil, SubdividedRowsKeepCellsWithinTheLevelSize)
   // edge 10/9 for s = 2.1, close to s/2: the whole 5^3 block (corner gap^2 = 0.84 s^2)
   const LevelGrid fine(2.1, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}, 2);
   EXPECT_EQ(fine.num_global(0), 9);
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(fine, false)).size(), 125u);
+  EXPECT_EQ(cells_of(same_level_rows(fine, StencilKind::Full)).size(), 125u);
   // edge 10/3 for s = 5.5: corners (gap^2 = 33.3 > 30.25) are pruned
   const LevelGrid coarse(5.5, cube(3, 10.0), {0, 0, 0}, {10, 10, 10}, 2);
   EXPECT_EQ(coarse.num_global(0), 3);
-  EXPECT_EQ(cells_of(hgrid::same_level_rows(coarse, false)).size(), 117u);
+  EXPECT_EQ(cells_of(same_level_rows(coarse, StencilKind::Full)).size(), 117u);
   for (double s : {1.0, 1.7, 2.9, 4.1, 5.5}) {
     for (int dim : {2, 3}) {
       const Box b = cube(dim, 10.0);

@@ -23,8 +23,11 @@ namespace {
 struct Particles {
   std::vector<std::array<double, 3>> x;
   std::vector<double> r;
+  std::vector<long long> id;    // IDs of images (triclinic test); else the index
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
+  long long tag(int j) const { return id.empty() ? j : id[j]; }
+  double image_tolerance() const { return 1.0e-6; }
 };
 
 Particles random_particles(int n, int dim, double omega, unsigned seed)
@@ -48,19 +51,20 @@ struct BinnedGrid {
   std::vector<RowOffset> rows;
   std::vector<int> level_rows{0}, atom2cell;
   CellLists cells;
+  double skin;
 
-  BinnedGrid(const Layout &layout, const Particles &p, int dim, double skin, bool half)
+  // cells over \p box, windows over [wlo, whi]
+  BinnedGrid(const Layout &layout, const Particles &p, const Box &box, double skin,
+             StencilKind kind, const std::array<double, 3> &wlo, const std::array<double, 3> &whi) :
+      skin(skin)
   {
-    Box box;
-    box.dimension = dim;
-    box.hi = {100.0, 100.0, dim == 3 ? 100.0 : 1.0};
     std::vector<int> ncells;
     int first = 0;
     for (double s : layout.cell_sizes) {
-      grids.emplace_back(s, box, box.lo, box.hi, subdivisions_of(layout));
+      grids.emplace_back(s, box, wlo, whi, subdivisions_of(layout));
       views.push_back(grids.back().view(first));
-      for (const auto &r : same_level_rows(grids.back(), half))
-        rows.push_back({grids.back().offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1});
+      for (const auto &r : same_level_rows(grids.back(), kind))
+        rows.push_back({grids.back().offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak});
       level_rows.push_back(rows.size());
       ncells.push_back(grids.back().num_cells());
       first += ncells.back();
@@ -89,10 +93,17 @@ struct BinnedGrid {
 
 using Pairs = std::map<std::pair<int, int>, int>;    // (i, j) as stored -> count
 
-template <bool HALF, bool NEWTON>
-Pairs search(const Layout &layout, const Particles &p, int nlocal, int dim, double skin)
+Box cube(int dim)
 {
-  const BinnedGrid binned(layout, p, dim, skin, HALF && NEWTON);
+  Box box;
+  box.dimension = dim;
+  box.hi = {100.0, 100.0, dim == 3 ? 100.0 : 1.0};
+  return box;
+}
+
+template <bool HALF, bool NEWTON, bool TRI = false>
+Pairs search(const Layout &layout, const Particles &p, int nlocal, const BinnedGrid &binned)
+{
   const GridView g = binned.view(layout);
   Pairs found;
   SearchCounters count;
@@ -100,11 +111,22 @@ Pairs search(const Layout &layout, const Particles &p, int nlocal, int dim, doub
     auto visit = [&](int j, double, double, double, double, double) {
       ++found[{i, j}];
     };
-    PairSearch<HALF, NEWTON>::neighbors(g, p, i, binned.atom2cell[i], nlocal, skin, count, visit);
+    PairSearch<HALF, NEWTON, TRI>::neighbors(g, p, i, binned.atom2cell[i], nlocal, binned.skin,
+                                             count, visit);
   }
   EXPECT_GE(count.distance_checks, static_cast<long long>(found.size()));
   EXPECT_GT(count.cells_visited, 0);
   return found;
+}
+
+// the binned cube [0, 100]^dim
+template <bool HALF, bool NEWTON>
+Pairs search(const Layout &layout, const Particles &p, int nlocal, int dim, double skin)
+{
+  const Box box = cube(dim);
+  const StencilKind kind = HALF && NEWTON ? StencilKind::Half : StencilKind::Full;
+  const BinnedGrid binned(layout, p, box, skin, kind, box.lo, box.hi);
+  return search<HALF, NEWTON>(layout, p, nlocal, binned);
 }
 
 bool within(const Particles &p, int i, int j, double skin)
@@ -183,5 +205,148 @@ TEST(PairSearch, NewtonOnStoresEveryPairOnceAcrossTheOwnedGhostCut)
     }
     for (const auto &[ij, c] : all)
       if (ij.second < nlocal) EXPECT_EQ(found.count(ij), 1u) << ij.first << " " << ij.second;
+  }
+}
+
+namespace {
+
+// a periodic triclinic box: edge vectors a = (L, 0, 0), b = (xy, L, 0), c = (xz, yz, L)
+// (in 2d xz = yz = 0, as LAMMPS requires)
+struct TiltedBox {
+  explicit TiltedBox(int dimension) : dim(dimension), xz(dim == 3 ? 20.0 : 0.0), yz(-0.75 * xz) {}
+  int dim;
+  double L = 100.0, xy = 30.0, xz, yz;
+  std::array<double, 3> point(const std::array<double, 3> &lamda) const
+  {
+    return {L * lamda[0] + xy * lamda[1] + xz * lamda[2], L * lamda[1] + yz * lamda[2],
+            L * lamda[2]};
+  }
+  // the bounding box of the tilted box, as LAMMPS' boxlo_bound/boxhi_bound
+  Box bounds() const
+  {
+    Box box;
+    box.dimension = dim;
+    box.lo = box.hi = point({0, 0, 0});
+    for (int corner = 1; corner < 8; ++corner) {
+      const auto c = point({double(corner & 1), double(corner >> 1 & 1), double(corner >> 2)});
+      for (int d = 0; d < 3; ++d) {
+        box.lo[d] = std::min(box.lo[d], c[d]);
+        box.hi[d] = std::max(box.hi[d], c[d]);
+      }
+    }
+    if (dim == 2) box.hi[2] = 1.0;
+    return box;
+  }
+  std::vector<std::array<double, 3>> shifts() const
+  {
+    std::vector<std::array<double, 3>> all;
+    const int kz = dim == 3 ? 1 : 0;
+    for (int na = -1; na <= 1; ++na)
+      for (int nb = -1; nb <= 1; ++nb)
+        for (int nc = -kz; nc <= kz; ++nc)
+          if (na || nb || nc) all.push_back({double(na), double(nb), double(nc)});
+    return all;
+  }
+};
+
+// n owned particles in the tilted box (IDs 0..n-1), then as ghosts their periodic
+// images within \p margin (in box fractions) of it, with the IDs of their originals.
+// Owned particles sit on a lattice of 50 sites per edge (off the cell edges), so many
+// share a coordinate;
+// ghost coordinates are off by 1e-9, as round-off of LAMMPS' lamda <-> box
+// conversions leaves them: a tie-break by coordinates then decides a tied pair
+// differently on the two sides.
+Particles periodic_images(const TiltedBox &box, int n, double omega, unsigned seed, double margin)
+{
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto site = [&]() {
+    return (std::floor(50.0 * u(rng)) + 0.37) / 50.0;
+  };
+  Particles p;
+  std::vector<std::array<double, 3>> lamda;
+  for (int i = 0; i < n; ++i) {
+    p.r.push_back(std::pow(1.0 - u(rng) * (1.0 - std::pow(omega, -2.0)), -0.5));
+    lamda.push_back({site(), site(), box.dim == 3 ? site() : 0.0});
+    p.x.push_back(box.point(lamda.back()));
+    p.id.push_back(i);
+  }
+  auto roundoff = [&]() {
+    return u(rng) < 0.5 ? -1.0e-9 : 1.0e-9;
+  };
+  for (const auto &s : box.shifts())
+    for (int i = 0; i < n; ++i) {
+      const std::array<double, 3> l{lamda[i][0] + s[0], lamda[i][1] + s[1], lamda[i][2] + s[2]};
+      bool near = true;
+      for (int d = 0; d < box.dim; ++d) near = near && l[d] >= -margin && l[d] <= 1.0 + margin;
+      if (!near) continue;
+      auto x = box.point(l);
+      for (int d = 0; d < box.dim; ++d) x[d] += roundoff();
+      p.x.push_back(x);
+      p.r.push_back(p.r[i]);
+      p.id.push_back(i);
+    }
+  return p;
+}
+
+// every pair of owned particles within cutoff under some periodic image, by ID pair
+Pairs periodic_oracle(const TiltedBox &box, const Particles &p, int n, double skin)
+{
+  auto images = box.shifts();
+  images.push_back({0, 0, 0});
+  Pairs expected;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      for (const auto &s : images) {
+        const auto shift = box.point(s);
+        double rsq = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          const double del = p.x[i][d] - p.x[j][d] - shift[d];
+          rsq += del * del;
+        }
+        const double cut = p.r[i] + p.r[j] + skin;
+        if (rsq <= cut * cut) ++expected[{i, j}];
+      }
+  return expected;
+}
+
+// pairs as found, keyed by the IDs of the two originals
+Pairs by_id(const Pairs &found, const Particles &p)
+{
+  Pairs out;
+  for (const auto &[ij, c] : found) {
+    const long long a = p.id[ij.first], b = p.id[ij.second];
+    out[{int(std::min(a, b)), int(std::max(a, b))}] += c;
+  }
+  return out;
+}
+
+}    // namespace
+
+TEST(PairSearch, TriclinicNewtonOnStoresEveryPeriodicPairOnce)
+{
+  // a half newton-on list over owned atoms and their ghost images in a tilted periodic
+  // box stores each pair once: the plane stencil + ID tie-break (TRI); the orthogonal
+  // rules fail here (upper-half cells: cells do not repeat with a tilted box;
+  // coordinates: ghost coordinates are off by round-off)
+  const double skin = 0.3, omega = 10.0;
+  for (int dim : {2, 3}) {
+    const TiltedBox box(dim);
+    const int n = dim == 3 ? 1500 : 800;
+    const Particles p = periodic_images(box, n, omega, 31 + dim, 0.3);
+    std::array<double, 3> wlo = p.x[0], whi = p.x[0];
+    for (const auto &x : p.x)
+      for (int d = 0; d < 3; ++d) {
+        wlo[d] = std::min(wlo[d], x[d]);
+        whi[d] = std::max(whi[d], x[d]);
+      }
+    const Pairs expected = periodic_oracle(box, p, n, skin);
+    ASSERT_GT(expected.size(), 100u);
+    for (const Layout &layout : layouts(2.0 * omega + skin)) {
+      const BinnedGrid binned(layout, p, box.bounds(), skin, StencilKind::Planes, wlo, whi);
+      const Pairs found = search<true, true, true>(layout, p, n, binned);
+      EXPECT_EQ(by_id(found, p), expected)
+          << dim << "d, " << layout.num_levels() << " level(s), " << search_name(layout.search);
+    }
   }
 }

@@ -12,6 +12,7 @@
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "error.h"
+#include "force.h"
 #include "hgrid_planner.h"
 #include "kokkos.h"
 #include "nbin_hgrid_kokkos.h"
@@ -23,19 +24,23 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// positions and radii of Kokkos atoms, as hgrid::PairSearch reads them
-template <class XView, class RView> struct KokkosAtoms {
+// positions, radii and IDs of Kokkos atoms, as hgrid::PairSearch reads them
+template <class XView, class RView, class TagView> struct KokkosAtoms {
   XView x;
   RView r;
+  TagView t;
+  double tolerance;    // images of one atom within it count as equal coordinates
   KOKKOS_INLINE_FUNCTION double pos(int j, int d) const { return x(j, d); }
   KOKKOS_INLINE_FUNCTION double radius(int j) const { return r(j); }
+  KOKKOS_INLINE_FUNCTION tagint tag(int j) const { return t(j); }
+  KOKKOS_INLINE_FUNCTION double image_tolerance() const { return tolerance; }
 };
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-NPairHGridKokkos<DeviceType, NEWTON>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
+template <class DeviceType, int NEWTON, int TRI>
+NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
 {
 }
 
@@ -43,8 +48,8 @@ NPairHGridKokkos<DeviceType, NEWTON>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGrid
    same-level rows to the device when the stencil changed (compared on the host)
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::copy_stencil_info()
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::copy_stencil_info()
 {
   NPairHGridBase::copy_stencil_info();
   const auto &rows = hstencil->rows;
@@ -66,8 +71,8 @@ void NPairHGridKokkos<DeviceType, NEWTON>::copy_stencil_info()
    what a Kokkos hgrid list does not serve yet: a clear error, never a wrong list
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::check_supported() const
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::check_supported() const
 {
   if (exclude)
     error->all(FLERR, Error::NOLASTLINE,
@@ -83,8 +88,8 @@ void NPairHGridKokkos<DeviceType, NEWTON>::check_supported() const
    rows of all owned atoms, packed where the consumer reads packed rows
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build(NeighList *list_)
 {
   check_supported();
   const double start_time = platform::walltime();
@@ -92,7 +97,8 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
   const int nlocal = atom->nlocal;
   list->grow(nlocal);
 
-  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
+  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space,
+               X_MASK | RADIUS_MASK | (TRI ? TAG_MASK : 0));
   hgrid::SearchCounters count;
   if (list->packed_ok)
     build_packed(list, nlocal, count);
@@ -108,9 +114,10 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build(NeighList *list_)
    dense rows (NPairKokkos layout): widen to 1.2x the longest row on overflow
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::build_dense(NeighListKokkos<DeviceType> *list,
-                                                       int nlocal, hgrid::SearchCounters &count)
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_dense(NeighListKokkos<DeviceType> *list,
+                                                            int nlocal,
+                                                            hgrid::SearchCounters &count)
 {
   list->rows.packed = 0;
   const int excess = search(list, nlocal, count);
@@ -130,9 +137,10 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build_dense(NeighListKokkos<DeviceTyp
    a level whose longest row overflowed gets 1.2x that row and the search reruns
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::build_packed(NeighListKokkos<DeviceType> *list,
-                                                        int nlocal, hgrid::SearchCounters &count)
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_packed(NeighListKokkos<DeviceType> *list,
+                                                             int nlocal,
+                                                             hgrid::SearchCounters &count)
 {
   reset_room();
   list->rows.packed = 1;
@@ -158,8 +166,8 @@ void NPairHGridKokkos<DeviceType, NEWTON>::build_packed(NeighListKokkos<DeviceTy
    room per level is kept while the level sizes stay; a new layout starts small
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-void NPairHGridKokkos<DeviceType, NEWTON>::reset_room()
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::reset_room()
 {
   std::vector<double> sizes(hbin->num_levels());
   for (int level = 0; level < hbin->num_levels(); level++)
@@ -176,8 +184,9 @@ void NPairHGridKokkos<DeviceType, NEWTON>::reset_room()
    returns the number of slots
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-int NPairHGridKokkos<DeviceType, NEWTON>::place_rows(NeighListKokkos<DeviceType> *list, int nlocal)
+template <class DeviceType, int NEWTON, int TRI>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::place_rows(NeighListKokkos<DeviceType> *list,
+                                                          int nlocal)
 {
   auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
   const hgrid::GridView g = kbin->device_view();
@@ -201,9 +210,9 @@ int NPairHGridKokkos<DeviceType, NEWTON>::place_rows(NeighListKokkos<DeviceType>
    longest row of the owned atoms of one level, after an overflow
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-int NPairHGridKokkos<DeviceType, NEWTON>::longest_row(NeighListKokkos<DeviceType> *list, int nlocal,
-                                                      int level)
+template <class DeviceType, int NEWTON, int TRI>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::longest_row(NeighListKokkos<DeviceType> *list,
+                                                           int nlocal, int level)
 {
   auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
   const hgrid::GridView g = kbin->device_view();
@@ -224,17 +233,19 @@ int NPairHGridKokkos<DeviceType, NEWTON>::longest_row(NeighListKokkos<DeviceType
    largest excess of a row over its room (<= 0: every row fits)
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEWTON>
-int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *list, int nlocal,
-                                                 hgrid::SearchCounters &count)
+template <class DeviceType, int NEWTON, int TRI>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType> *list, int nlocal,
+                                                      hgrid::SearchCounters &count)
 {
   auto *kbin = static_cast<NBinHGridKokkos<DeviceType> *>(hbin);
   hgrid::GridView g = kbin->device_view();
   g.level_rows = d_level_rows.data();
   g.rows = d_rows.data();
   const auto atoms = KokkosAtoms<decltype(atomKK->k_x.view<DeviceType>()),
-                                 decltype(atomKK->k_radius.view<DeviceType>())>{
-      atomKK->k_x.view<DeviceType>(), atomKK->k_radius.view<DeviceType>()};
+                                 decltype(atomKK->k_radius.view<DeviceType>()),
+                                 decltype(atomKK->k_tag.view<DeviceType>())>{
+      atomKK->k_x.view<DeviceType>(), atomKK->k_radius.view<DeviceType>(),
+      atomKK->k_tag.view<DeviceType>(), IMAGE_TOLERANCE * force->angstrom};
   const auto atom2cell = kbin->d_atom2cell;
   const auto neighbors = list->d_neighbors;
   const auto numneigh = list->d_numneigh;
@@ -259,7 +270,7 @@ int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *li
           n++;
         };
         hgrid::SearchCounters c;
-        hgrid::PairSearch<1, NEWTON>::neighbors(g, atoms, i, icell, nlocal, skin, c, visit);
+        hgrid::PairSearch<1, NEWTON, TRI>::neighbors(g, atoms, i, icell, nlocal, skin, c, visit);
         numneigh(i) = n;
         ilist(i) = i;
         nvisit += c.cells_visited;
@@ -273,10 +284,12 @@ int NPairHGridKokkos<DeviceType, NEWTON>::search(NeighListKokkos<DeviceType> *li
 }
 
 namespace LAMMPS_NS {
-template class NPairHGridKokkos<LMPDeviceType, 0>;
-template class NPairHGridKokkos<LMPDeviceType, 1>;
+template class NPairHGridKokkos<LMPDeviceType, 0, 0>;
+template class NPairHGridKokkos<LMPDeviceType, 1, 0>;
+template class NPairHGridKokkos<LMPDeviceType, 1, 1>;
 #ifdef LMP_KOKKOS_GPU
-template class NPairHGridKokkos<LMPHostType, 0>;
-template class NPairHGridKokkos<LMPHostType, 1>;
+template class NPairHGridKokkos<LMPHostType, 0, 0>;
+template class NPairHGridKokkos<LMPHostType, 1, 0>;
+template class NPairHGridKokkos<LMPHostType, 1, 1>;
 #endif
 }    // namespace LAMMPS_NS

@@ -9,25 +9,35 @@
 
 #ifdef NPAIR_CLASS
 // clang-format off
-using NPairHGridKokkosHalfNewtonDevice = NPairHGridKokkos<LMPDeviceType, 1>;
+using NPairHGridKokkosHalfNewtonDevice = NPairHGridKokkos<LMPDeviceType, 1, 0>;
 NPairStyle(half/size/hgrid/newton/kk/device,
            NPairHGridKokkosHalfNewtonDevice,
            NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_ORTHO | NP_KOKKOS_DEVICE);
 
-using NPairHGridKokkosHalfNewtoffDevice = NPairHGridKokkos<LMPDeviceType, 0>;
+using NPairHGridKokkosHalfNewtonTriDevice = NPairHGridKokkos<LMPDeviceType, 1, 1>;
+NPairStyle(half/size/hgrid/newton/tri/kk/device,
+           NPairHGridKokkosHalfNewtonTriDevice,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_TRI | NP_KOKKOS_DEVICE);
+
+using NPairHGridKokkosHalfNewtoffDevice = NPairHGridKokkos<LMPDeviceType, 0, 0>;
 NPairStyle(half/size/hgrid/newtoff/kk/device,
            NPairHGridKokkosHalfNewtoffDevice,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_KOKKOS_DEVICE);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_TRI | NP_KOKKOS_DEVICE);
 
-using NPairHGridKokkosHalfNewtonHost = NPairHGridKokkos<LMPHostType, 1>;
+using NPairHGridKokkosHalfNewtonHost = NPairHGridKokkos<LMPHostType, 1, 0>;
 NPairStyle(half/size/hgrid/newton/kk/host,
            NPairHGridKokkosHalfNewtonHost,
            NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_ORTHO | NP_KOKKOS_HOST);
 
-using NPairHGridKokkosHalfNewtoffHost = NPairHGridKokkos<LMPHostType, 0>;
+using NPairHGridKokkosHalfNewtonTriHost = NPairHGridKokkos<LMPHostType, 1, 1>;
+NPairStyle(half/size/hgrid/newton/tri/kk/host,
+           NPairHGridKokkosHalfNewtonTriHost,
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTON | NP_TRI | NP_KOKKOS_HOST);
+
+using NPairHGridKokkosHalfNewtoffHost = NPairHGridKokkos<LMPHostType, 0, 0>;
 NPairStyle(half/size/hgrid/newtoff/kk/host,
            NPairHGridKokkosHalfNewtoffHost,
-           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_KOKKOS_HOST);
+           NP_HALF | NP_SIZE | NP_HGRID | NP_NEWTOFF | NP_ORTHO | NP_TRI | NP_KOKKOS_HOST);
 // clang-format on
 #else
 
@@ -60,7 +70,9 @@ template <class DeviceType> class NeighListKokkos;
    NPairKokkos writes them.  Either way a build whose rows overflow widens the room
    and is searched once more. */
 
-template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGridBase {
+// TRI: triclinic box (the ID tie-break of newton-on lists, hgrid::PairSearch)
+template <class DeviceType, int NEWTON, int TRI = 0>
+class NPairHGridKokkos : public NPairHGridBase {
  public:
   typedef ArrayTypes<DeviceType> AT;
 
@@ -81,8 +93,8 @@ template <class DeviceType, int NEWTON> class NPairHGridKokkos : public NPairHGr
   typename AT::t_int_1d d_level_rows;
   std::vector<hgrid::RowOffset> rows_copied;    // host copies of what d_rows and
   std::vector<int> level_rows_copied;           // d_level_rows hold
-  std::vector<int> room;              // packed rows: slots per row, by level
-  std::vector<double> room_levels;    // the level sizes room was measured on
+  std::vector<int> room;                        // packed rows: slots per row, by level
+  std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
   void check_supported() const;
   void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
