@@ -398,19 +398,20 @@ void expect_list_matches(LAMMPS *lmp, int index, ListKind kind, bool history,
   EXPECT_GT(want, 0) << what << ": degenerate test system without pairs";
 }
 
+void expect_pair_list_matches_oracle(LAMMPS *lmp, bool newton, const std::string &what)
+{
+  const int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
+  expect_list_matches(lmp, half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, false,
+                      "half list of pair gran/hooke/history as run " + what);
+}
+
 void expect_lists_match_oracle(LAMMPS *lmp, bool newton, const std::string &what)
 {
-  const ListKind kind = newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
-  // the pair style's list as the run left it (ghost cutoffs for its search alone;
-  // fix neigh/history has moved the history bits into its own arrays) ...
-  int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
-  expect_list_matches(lmp, half, kind, false, "half list of pair gran/hooke/history " + what);
-  // ... and rebuilt next to a full list (larger atoms search smaller ones too)
   const int full = lammps_request_single_neighlist(
       lmp, "oracle", NeighConst::REQ_FULL | NeighConst::REQ_SIZE, -1.0);
-  half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
-  expect_list_matches(lmp, half, kind, true,
-                      "half list of pair gran/hooke/history next to a full list " + what);
+  const int half = lammps_find_pair_neighlist(lmp, "gran/hooke/history", 1, 0, 0);
+  expect_list_matches(lmp, half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, true,
+                      "half list of pair gran/hooke/history " + what);
   expect_list_matches(lmp, full, ListKind::Full, false, "full size list " + what);
 }
 

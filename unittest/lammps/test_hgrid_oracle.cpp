@@ -184,6 +184,7 @@ TEST_P(HGridOracle, ListsEqualAllPairs)
   std::unique_ptr<LAMMPS> lmp(make_lammps());
   ASSERT_NO_THROW(create_system(lmp.get(), spec)) << describe(spec);
   expect_requested_plan(lmp.get(), spec);
+  expect_pair_list_matches_oracle(lmp.get(), spec.newton, "of " + describe(spec));
   expect_lists_match_oracle(lmp.get(), spec.newton, "of " + describe(spec));
 }
 
@@ -269,7 +270,7 @@ TEST(HGridGhosts, BottomUpSendsEachSizeOnlyAsFarAsItsSearchers)
   spec.neighbor = levels + " search bottomup";
   auto lmp = make_system(spec);
   const double bu = ghosts_of(lmp.get());
-  expect_lists_match_oracle(lmp.get(), spec.newton, "with reduced ghost cutoffs");
+  expect_pair_list_matches_oracle(lmp.get(), spec.newton, "with reduced ghost cutoffs");
   const double td = ghosts(spec, levels + " search topdown", "");
   EXPECT_LT(bu, 0.8 * td);
   EXPECT_EQ(ghosts(spec, levels + " search bottomup", "", "", {"fix tune all hgrid/tune 100"}), td);
@@ -292,7 +293,7 @@ TEST(HGridGhosts, SmallAtomReachesLargerAtomOfItsLevelAcrossTheBoundary)
             "set atom 1 diameter 2.0", "set atom 2 diameter 8.0",
             "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
             "neighbor 0.1 hgrid levels 2 10 40 search bottomup", "run 0 post no"});
-  expect_lists_match_oracle(lmp.get(), true, "small and large atom across a periodic face");
+  expect_pair_list_matches_oracle(lmp.get(), true, "small and large atom across a periodic face");
   EXPECT_GT(lmp->atom->nghost, 0);
 }
 
