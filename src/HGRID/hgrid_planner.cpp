@@ -376,7 +376,7 @@ void HGridPlanner::note_pair_build(bool two_way_search)
    its cutoff diameter beyond the farthest any atom can reach it (collection2cut
    bounds 2r = c - skin).  When only atoms of its own or smaller levels search it
    (Bottom-Up, no full or newton-off list) at most (b_k + s_L)/2, s_L its level
-   (hgrid::ghost_pair_reach); not while fix hgrid/tune may re-level, since a
+   (hgrid::ghost_searcher_size); not while fix hgrid/tune may re-level, since a
    re-level changes the levels after this step's ghosts were sent.
 ------------------------------------------------------------------------- */
 
@@ -398,9 +398,9 @@ void HGridPlanner::publish_collections()
     // the top level is in the top collection until re-leveled
     neighbor->collection2cut[i] = (i == n - 1) ? UNBOUNDED
                                                : bounds[i] * (1.0 + hgrid::kSizeTolerance) - skin_;
+    const double searcher = hgrid::ghost_searcher_size(current.layout, bounds[i], upward_only);
     for (int j = 0; j < n; j++) {
-      const double reach =
-          MAX(hgrid::ghost_pair_reach(current.layout, bounds[i], bounds[j], upward_only), floor);
+      const double reach = MAX(0.5 * (bounds[i] + MIN(bounds[j], searcher)), floor);
       neighbor->cutcollectionsq[i][j] = reach * reach;
     }
   }

@@ -54,14 +54,12 @@ std::vector<double> ghost_classes(const Layout &layout, double cmin)
   return bounds;
 }
 
-double ghost_pair_reach(const Layout &layout, double bk, double bj, bool upward_only)
+double ghost_searcher_size(const Layout &layout, double bk, bool upward_only)
 {
-  const double reach = 0.5 * (bk + bj);
-  if (!upward_only) return reach;
+  if (!upward_only) return layout.top();
   // the highest level of the class, with level_of()'s round-off to spare
   const int level = level_of(layout, bk * (1.0 + 2.0 * kSizeTolerance));
-  const double searcher = level < 0 ? layout.top() : layout.cell_sizes[level];
-  return std::min(reach, 0.5 * (bk + searcher));
+  return level < 0 ? layout.top() : layout.cell_sizes[level];
 }
 
 const char *search_name(Search search)

@@ -94,12 +94,13 @@ constexpr int kMaxGhostClasses = 32;
 /// within r_i + r_j + skin of owned particles, wherever they are binned.
 [[nodiscard]] std::vector<double> ghost_classes(const Layout &layout, double cmin);
 
-/// \brief How far a particle of ghost class bound \p bk must be sent for searches by
-/// particles of class bound \p bj: their reach (bk + bj)/2.  If only smaller or
-/// same-level particles search it (\p upward_only: a one-way Bottom-Up search, half
-/// lists with newton on), at most (bk + s_L)/2, s_L the size of the highest level a
-/// particle of the class can be on (the reduce/multi of LAMMPS' multi lists).
-[[nodiscard]] double ghost_pair_reach(const Layout &layout, double bk, double bj, bool upward_only);
+/// \brief The largest cutoff diameter of the particles that may search a particle of
+/// ghost class bound \p bk: the top level, or, if only smaller or same-level particles
+/// search it (\p upward_only: a one-way Bottom-Up search, half lists with newton on),
+/// the size of the highest level a particle of the class can be on.  Class k is then
+/// needed as a ghost by class j out to (bk + min(bj, searcher))/2 (the reduce/multi of
+/// LAMMPS' multi lists, for upward_only).
+[[nodiscard]] double ghost_searcher_size(const Layout &layout, double bk, bool upward_only);
 
 /// Lower-case name of a search direction, as used in input scripts.
 [[nodiscard]] const char *search_name(Search search);

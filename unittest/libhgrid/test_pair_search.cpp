@@ -30,15 +30,19 @@ struct Particles {
   double image_tolerance() const { return 1.0e-6; }
 };
 
+// radius of a power law r^-3 on [1, omega] at quantile u (inverse transform)
+double power_law_radius(double u, double omega)
+{
+  return std::pow(1.0 - u * (1.0 - std::pow(omega, -2.0)), -0.5);
+}
+
 Particles random_particles(int n, int dim, double omega, unsigned seed)
 {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   Particles p;
   for (int i = 0; i < n; ++i) {
-    // power law r^-3 on [1, omega] by inverse transform
-    const double r = std::pow(1.0 - u(rng) * (1.0 - std::pow(omega, -2.0)), -0.5);
-    p.r.push_back(r);
+    p.r.push_back(power_law_radius(u(rng), omega));
     p.x.push_back({100.0 * u(rng), 100.0 * u(rng), dim == 3 ? 100.0 * u(rng) : 0.5});
   }
   return p;
@@ -266,7 +270,7 @@ Particles periodic_images(const TiltedBox &box, int n, double omega, unsigned se
   Particles p;
   std::vector<std::array<double, 3>> lamda;
   for (int i = 0; i < n; ++i) {
-    p.r.push_back(std::pow(1.0 - u(rng) * (1.0 - std::pow(omega, -2.0)), -0.5));
+    p.r.push_back(power_law_radius(u(rng), omega));
     lamda.push_back({site(), site(), box.dim == 3 ? site() : 0.0});
     p.x.push_back(box.point(lamda.back()));
     p.id.push_back(i);
