@@ -68,7 +68,8 @@ HGridPlanner *HGridPlanner::find(LAMMPS *lmp)
 
 void HGridPlanner::setup_run()
 {
-  skin_ = neighbor->skin;
+  // lists of cohesive granular pairs reach the largest pull-off distance further
+  skin_ = neighbor->skin + neighbor->hgrid_margin;
   two_way = 0;    // the pair builders report it after this, in Neighbor::init()
   // triclinic boxes are refused by Neighbor::init() (core patch), before any class is chosen
   if (!atom->radius_flag)
@@ -426,6 +427,9 @@ void HGridPlanner::log_plan(const hgrid::Histogram *f, const hgrid::SystemParams
   utils::logmesg(lmp, "HGrid layout: {} level(s), search {}, cutoff diameters {:.8g} to {:.8g}\n{}",
                  layout.num_levels(), hgrid::search_name(layout.search), current.cmin, current.cmax,
                  hgrid::describe(layout));
+  if (neighbor->hgrid_margin > 0.0)
+    utils::logmesg(lmp, "HGrid cohesion: lists reach r_i + r_j + skin + {:.8g} (largest pull-off)\n",
+                   neighbor->hgrid_margin);
   utils::logmesg(lmp, "HGrid ghost cutoffs: {}\n", ghost_cutoffs_description());
 }
 

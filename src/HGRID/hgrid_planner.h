@@ -40,7 +40,7 @@ class HGridPlanner : protected Pointers {
   // run setup (NBinHGrid::copy_neighbor_info, before Comm::init)
   void setup_run();
   const hgrid::Plan &plan() const { return current; }
-  double skin() const { return skin_; }
+  double skin() const { return skin_; }    // neighbor skin + cohesion margin (pull-off)
   void release_comm_mode();    // neighbor style hgrid is no longer used
 
   // fix hgrid/tune

@@ -7,7 +7,7 @@
 #
 # The user's tree is never modified: cmake/, src/, lib/ and third_party/ are copied to
 # ${CMAKE_BINARY_DIR}/lammps-patched and the core patch is applied to that copy.
-# Result: HGRID_LAMMPS_DIR (the patched copy).
+# Result: HGRID_LAMMPS_DIR (the patched copy), HGRID_LAMMPS_EXAMPLES (its examples).
 
 set(HGRID_LAMMPS_VERSION_STRING "4 Jul 2026")
 set(HGRID_DEBIAN_VERSION "20260704+dfsg")
@@ -97,6 +97,7 @@ endif()
 
 # --- private copy + patch, redone when the source or the patch changes ---------------
 set(HGRID_LAMMPS_DIR "${CMAKE_BINARY_DIR}/lammps-patched")
+set(HGRID_LAMMPS_EXAMPLES "${_pristine}/examples")    # LAMMPS' own inputs (examples test)
 file(SHA256 "${HGRID_PATCH_FILE}" _patch_sum)
 set(_stamp "${_pristine}|${_patch_sum}")
 set(_stamp_file "${HGRID_LAMMPS_DIR}/.hgrid-stamp")
