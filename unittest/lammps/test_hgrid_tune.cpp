@@ -222,7 +222,8 @@ std::string marker(const std::string &log, const std::string &tag)
 }    // namespace
 
 // the user asked for hgrid: every list built by the bin classes instead says so in the
-// log, with the reason (here a JKR pair granular, whose cutoff reaches beyond contact)
+// log, with the reason (here compute rdf, beside a JKR pair granular whose list hgrid
+// builds)
 TEST(HGridTune, BinFallbacksAreLogged)
 {
   int nprocs = 1;
@@ -243,9 +244,13 @@ TEST(HGridTune, BinFallbacksAreLogged)
                   "create_atoms 1 random 100 4767 slab\nset group all diameter 0.5\n"
                   "compute rdf all rdf 20\nfix rdf all ave/time 10 1 10 c_rdf[*] mode vector\n"
                   "run 20\nrun 20\n");
-  // LAMMPS' "Neighbor list info" block says it under the list's pair build
+  // the cohesive pair's list is hgrid's, reaching the pull-off distance further; the
+  // plain-cutoff list of compute rdf is bin's, and LAMMPS' "Neighbor list info" block
+  // says so under that list's pair build
+  EXPECT_NE(log.find("pair build: half/size/hgrid/newtoff"), std::string::npos) << log;
+  EXPECT_NE(log.find("HGrid cohesion: lists reach r_i + r_j + skin + "), std::string::npos) << log;
   EXPECT_NE(log.find("pair build: half/bin/atomonly/newtoff\n"
-                     "      built by bin, not hgrid: cutoffs not set by the radii"),
+                     "      built by bin, not hgrid: plain cutoff, not set by the radii"),
             std::string::npos)
       << log;
   std::size_t count = 0;

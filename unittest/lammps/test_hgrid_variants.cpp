@@ -1,0 +1,231 @@
+/* The list variants a granular input asks for, built by neighbor hgrid and each
+   checked against the brute-force all-pairs oracle on 1, 2 and 4 ranks:
+   cohesive pairs (pair granular with JKR: every pair within the largest pull-off
+   distance beyond contact, not only those in contact), type, group and molecule
+   exclusions, include groups, a pair hybrid sub-style, the occasional list of a
+   compute; and the list a compute with a plain cutoff gets from the bin fallback. */
+
+#include "hgrid_testing.h"
+
+#include "atom.h"
+#include "compute.h"
+#include "force.h"
+#include "group.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "pair.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <memory>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+// JKR cohesion strong enough that the largest pull-off distance (about 0.3) is
+// several skins: a list reaching only r_a + r_b + skin misses pairs
+const char JKR[] = "* * jkr 1000.0 50.0 0.3 30.0 tangential linear_history 800 1.0 0.5";
+
+SystemSpec variant_system(int dim, bool newton)
+{
+  SystemSpec spec = powerlaw_system(800, 10.0, dim == 3 ? 0.35 : 0.5);
+  spec.dimension = dim;
+  spec.newton = newton;
+  spec.ntypes = 2;
+  return spec;
+}
+
+ListKind half_kind(bool newton)
+{
+  return newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
+}
+
+double pulloff_max(LAMMPS *lmp, const std::string &style = "granular")
+{
+  int dim = 0;
+  auto *value = static_cast<double *>(lmp->force->pair_match(style, 1)->extract("pulloff/max", dim));
+  return value ? *value : -1.0;
+}
+
+long entries(const PairCounts &counts)
+{
+  long n = 0;
+  for (const auto &kv : counts) n += kv.second;
+  return n;
+}
+
+bool in_group(LAMMPS *lmp, const AtomInfo &a, const std::string &group)
+{
+  return a.mask & lmp->group->bitmask[lmp->group->find(group)];
+}
+
+std::vector<double> forces_after_run(SystemSpec spec, const std::string &neighbor, bool &by_hgrid)
+{
+  spec.neighbor = neighbor;
+  auto lmp = make_system(spec);
+  commands(lmp.get(), {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
+                       "timestep 0.001", "neigh_modify every 1 delay 0 check no", "run 40 post no"});
+  by_hgrid = pair_list_by_hgrid(lmp.get());
+  auto f = gather_by_tag(lmp.get(), lmp->atom->f);
+  const auto t = gather_by_tag(lmp.get(), lmp->atom->torque);
+  f.insert(f.end(), t.begin(), t.end());
+  return f;
+}
+
+}    // namespace
+
+// the list of a cohesive pair reaches the largest pull-off distance beyond contact
+TEST(HGridCohesion, JkrListHoldsEveryPairWithinThePulloffRange)
+{
+  for (int dim : {2, 3})
+    for (bool newton : {true, false}) {
+      SystemSpec spec = variant_system(dim, newton);
+      spec.pair = "granular";
+      spec.pair_coeff = JKR;
+      auto lmp = make_system(spec);
+      const std::string what = "JKR list, " + describe(spec);
+      const double margin = pulloff_max(lmp.get());
+      EXPECT_GT(margin, 2.0 * spec.skin) << what;
+      EXPECT_DOUBLE_EQ(lmp->neighbor->hgrid_margin, margin) << what;
+      const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
+      expect_list_matches(lmp.get(), index, half_kind(newton), false, what, {margin, {}});
+      // the margin matters: pairs beyond r_a + r_b + skin are in the list
+      EXPECT_LT(entries(oracle(lmp.get(), half_kind(newton))),
+                entries(oracle(lmp.get(), half_kind(newton), {margin, {}})))
+          << what;
+    }
+}
+
+// the same JKR run under bin (plain cutoff lists sized for the largest pair) and hgrid
+TEST(HGridCohesion, JkrRunMatchesBin)
+{
+  for (bool newton : {true, false}) {
+    SystemSpec spec = variant_system(3, newton);
+    spec.pair = "granular";
+    spec.pair_coeff = JKR;
+    bool bin_by_hgrid = true, hgrid_by_hgrid = false;
+    const auto bin = forces_after_run(spec, "bin", bin_by_hgrid);
+    const auto hgrid = forces_after_run(spec, "hgrid", hgrid_by_hgrid);
+    EXPECT_FALSE(bin_by_hgrid);
+    EXPECT_TRUE(hgrid_by_hgrid) << "JKR list fell back to bin";
+    ASSERT_EQ(bin.size(), hgrid.size());
+    double scale = 0.0, diff = 0.0;
+    for (std::size_t k = 0; k < bin.size(); k++) {
+      scale = std::max(scale, std::fabs(bin[k]));
+      diff = std::max(diff, std::fabs(bin[k] - hgrid[k]));
+    }
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LT(diff, 1e-9 * scale) << "newton " << newton;
+  }
+}
+
+// neigh_modify exclude (type, group, molecule) and include, newton on and off
+TEST(HGridVariants, ExclusionsAndIncludeGroupMatchOracle)
+{
+  struct Variant {
+    std::string name;
+    std::vector<std::string> setup;
+    std::string neigh_modify;
+    std::function<bool(LAMMPS *, const AtomInfo &, const AtomInfo &)> keep;
+  };
+  const std::vector<Variant> variants = {
+      {"exclude type 1 2", {}, "exclude type 1 2",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.type == b.type; }},
+      {"exclude group", {"group low id 1:300", "group high id 301:800"}, "exclude group low high",
+       [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
+         return in_group(lmp, a, "low") == in_group(lmp, b, "low");
+       }},
+      {"exclude molecule/intra", {}, "exclude molecule/intra all",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule != b.molecule; }},
+      {"exclude molecule/inter", {}, "exclude molecule/inter all",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule == b.molecule; }},
+      {"include group", {"group inner id 1:500", "atom_modify first inner"}, "include inner",
+       [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
+         return in_group(lmp, a, "inner") && in_group(lmp, b, "inner");
+       }}};
+  for (const auto &v : variants)
+    for (bool newton : {true, false}) {
+      SystemSpec spec = variant_system(3, newton);
+      spec.molecule_size = 6;
+      spec.before_pair = v.setup;
+      spec.neigh_modify = v.neigh_modify;
+      auto lmp = make_system(spec);
+      const std::string what = v.name + ", " + describe(spec);
+      OracleRule rule;
+      rule.keep = [&](const AtomInfo &a, const AtomInfo &b) { return v.keep(lmp.get(), a, b); };
+      // the variant removes pairs, and the list holds exactly the others
+      EXPECT_LT(entries(oracle(lmp.get(), half_kind(newton), rule)),
+                entries(oracle(lmp.get(), half_kind(newton))))
+          << what;
+      expect_pair_list_matches_oracle(lmp.get(), newton, what, rule);
+    }
+}
+
+// pair hybrid: a cohesive granular sub-style beside a Lennard-Jones one
+TEST(HGridVariants, HybridSubStyleMatchesOracle)
+{
+  for (bool newton : {true, false}) {
+    SystemSpec spec = variant_system(3, newton);
+    spec.pair = "hybrid granular lj/cut 2.5";
+    spec.pair_coeff = std::string("* 2 granular ") + (JKR + 4);
+    // the LJ pair of type 1 atoms
+    spec.after_pair = {"pair_coeff 1 1 lj/cut 0.001 1.0"};
+    auto lmp = make_system(spec);
+    const std::string what = "hybrid granular sub-style, " + describe(spec);
+    const double margin = pulloff_max(lmp.get());
+    EXPECT_GT(margin, 0.0) << what;
+    const int granular = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
+    const int lj = lammps_find_pair_neighlist(lmp.get(), "lj/cut", 1, 0, 0);
+    ASSERT_GE(lj, 0);
+    const LAMMPS_NS::NeighList *ljlist = lmp->neighbor->lists[lj];
+    EXPECT_FALSE(built_by_hgrid(lmp.get(), ljlist->listskip ? ljlist->listskip->index : lj))
+        << "a Lennard-Jones list is not a size list";
+    OracleRule rule{margin, [](const AtomInfo &a, const AtomInfo &b) {
+                      return a.type == 2 || b.type == 2;
+                    }};
+    expect_list_matches(lmp.get(), granular, half_kind(newton), false, what, rule);
+  }
+}
+
+// occasional lists: compute contact/atom (a size list, hgrid) and compute coord/atom
+// (a plain cutoff list, bin fallback) give the values they give under bin
+TEST(HGridVariants, OccasionalListsOfComputes)
+{
+  for (bool newton : {true, false}) {
+    std::vector<double> values[2];
+    for (int style = 0; style < 2; style++) {
+      SystemSpec spec = variant_system(3, newton);
+      spec.neighbor = style == 0 ? "bin" : "hgrid";
+      auto lmp = make_system(spec);
+      commands(lmp.get(),
+               {"compute contacts all contact/atom", "compute coord all coord/atom cutoff 3.0",
+                "run 0 post no"});
+      for (const char *id : {"contacts", "coord"}) {
+        auto *compute = lmp->modify->get_compute_by_id(id);
+        compute->compute_peratom();
+        std::vector<double *> rows(lmp->atom->nlocal);
+        for (int i = 0; i < lmp->atom->nlocal; i++) rows[i] = &compute->vector_atom[i];
+        const auto all = gather_by_tag(lmp.get(), rows.data(), 1);
+        values[style].insert(values[style].end(), all.begin(), all.end());
+      }
+      if (style == 1) {
+        const std::string what = "compute contact/atom, " + describe(spec);
+        const int contacts = lammps_find_compute_neighlist(lmp.get(), "contacts", 0);
+        expect_list_matches(lmp.get(), contacts, half_kind(newton), false, what);
+        EXPECT_FALSE(built_by_hgrid(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "coord", 0)));
+      }
+    }
+    EXPECT_EQ(values[0], values[1]) << "newton " << newton;
+    double sum = 0.0;
+    for (double v : values[0]) sum += v;
+    EXPECT_GT(sum, 0.0);
+  }
+}
