@@ -4,13 +4,14 @@
    against the Kokkos "bin" list of the same system (2d/3d, periodic and fixed,
    newton on and off, size ratios 1 to 100, any number of MPI ranks); a 1000-step
    granular run under kk hgrid against kk bin; fix hgrid/tune re-leveling under
-   Kokkos mid-run; inputs the Kokkos classes cannot serve give a clear error. */
+   Kokkos mid-run; neigh_modify exclude against the oracle, include groups to kk bin. */
 
 #include "hgrid_testing.h"
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "force.h"
+#include "group.h"
 #include "hgrid_planner.h"
 #include "input.h"
 #include "lammps.h"
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -311,12 +313,47 @@ TEST(HGridKokkos, RelevelMidRunKeepsListExact)
   EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), hgrid.pairs.counts), "");
 }
 
-TEST(HGridKokkos, ExclusionsGiveAClearError)
+// neigh_modify exclude (type, group, molecule) under kk hgrid: the list holds exactly
+// the oracle's pairs less the excluded ones; an include group goes to kk bin
+TEST(HGridKokkos, ExclusionsMatchOracle)
 {
+  auto in_group = [](LAMMPS *lmp, const AtomInfo &a, const std::string &group) {
+    return (a.mask & lmp->group->bitmask[lmp->group->find(group)]) != 0;
+  };
+  struct Variant {
+    std::string name, setup, neigh_modify;
+    std::function<bool(LAMMPS *, const AtomInfo &, const AtomInfo &)> keep;
+  };
+  const std::vector<Variant> variants = {
+      {"type", "", "exclude type 1 2",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.type == b.type; }},
+      {"group", "group low id 1:300", "exclude group low all",
+       [&](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
+         return !in_group(lmp, a, "low") && !in_group(lmp, b, "low");
+       }},
+      {"molecule/intra", "", "exclude molecule/intra all",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule != b.molecule; }}};
+  for (const auto &v : variants) {
+    SystemSpec s = kokkos_spec(powerlaw_system(800, 10.0, 0.35), "off");
+    s.ntypes = 2;
+    s.molecule_size = 6;
+    if (!v.setup.empty()) s.before_pair = {v.setup};
+    s.neigh_modify = v.neigh_modify;
+    auto lmp = make_system(s);
+    ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << v.name;
+    const KokkosList hgrid = kokkos_pair_list(lmp.get());
+    OracleRule rule;
+    rule.keep = [&](const AtomInfo &a, const AtomInfo &b) { return v.keep(lmp.get(), a, b); };
+    const PairCounts expected = oracle(lmp.get(), ListKind::HalfNewtoff, rule);
+    EXPECT_LT(expected.size(), oracle(lmp.get(), ListKind::HalfNewtoff).size()) << v.name;
+    EXPECT_GT(expected.size(), 0u) << v.name;
+    EXPECT_EQ(compare(expected, hgrid.pairs.counts), "") << "exclude " << v.name;
+  }
   SystemSpec s = kokkos_spec(powerlaw_system(300, 10.0, 0.3), "off");
-  s.neigh_modify = "exclude type 1 1";
-  const std::string message = error_of(s);
-  EXPECT_NE(message.find("does not support neigh_modify exclude"), std::string::npos) << message;
+  s.before_pair = {"group inner id 1:200", "atom_modify first inner"};
+  s.neigh_modify = "include inner";
+  auto lmp = make_system(s);
+  EXPECT_FALSE(pair_list_by_hgrid(lmp.get())) << "an include group under KOKKOS is kk bin's";
 }
 
 }    // namespace

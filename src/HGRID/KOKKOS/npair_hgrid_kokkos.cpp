@@ -15,6 +15,7 @@
 #include "force.h"
 #include "hgrid_planner.h"
 #include "kokkos.h"
+#include "neighbor_kokkos.h"
 #include "nbin_hgrid_kokkos.h"
 #include "neigh_list_kokkos.h"
 #include "nstencil_hgrid.h"
@@ -68,20 +69,35 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::copy_stencil_info()
 }
 
 /* ----------------------------------------------------------------------
-   what a Kokkos hgrid list does not serve yet: a clear error, never a wrong list
+   the exclusion settings and the per-atom arrays they read, on the device
+   (lists with an include group or of bonded molecules are built by kk bin:
+   Neighbor::hgrid_refuses(), core patch)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
-void NPairHGridKokkos<DeviceType, NEWTON, TRI>::check_supported() const
+HGridExclusionsKokkos<DeviceType> NPairHGridKokkos<DeviceType, NEWTON, TRI>::exclusions() const
 {
-  if (exclude)
-    error->all(FLERR, Error::NOLASTLINE,
-               "Neighbor hgrid with KOKKOS does not support neigh_modify exclude; "
-               "use neighbor bin or run without -sf kk");
-  if (molecular != Atom::ATOMIC)
-    error->all(FLERR, Error::NOLASTLINE,
-               "Neighbor hgrid with KOKKOS does not support molecular systems; "
-               "use neighbor bin or run without -sf kk");
+  auto *nk = static_cast<NeighborKokkos *>(neighbor);
+  nk->k_ex_type.template sync<DeviceType>();
+  nk->k_ex1_bit.template sync<DeviceType>();
+  nk->k_ex2_bit.template sync<DeviceType>();
+  nk->k_ex_mol_bit.template sync<DeviceType>();
+  nk->k_ex_mol_intra.template sync<DeviceType>();
+  atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space,
+               TYPE_MASK | MASK_MASK | (nex_mol ? MOLECULE_MASK : 0));
+  HGridExclusionsKokkos<DeviceType> ex;
+  ex.nex_type = nex_type;
+  ex.nex_group = nex_group;
+  ex.nex_mol = nex_mol;
+  ex.ex_type = nk->k_ex_type.template view<DeviceType>();
+  ex.ex1_bit = nk->k_ex1_bit.template view<DeviceType>();
+  ex.ex2_bit = nk->k_ex2_bit.template view<DeviceType>();
+  ex.ex_mol_bit = nk->k_ex_mol_bit.template view<DeviceType>();
+  ex.ex_mol_intra = nk->k_ex_mol_intra.template view<DeviceType>();
+  ex.type = atomKK->k_type.view<DeviceType>();
+  ex.mask = atomKK->k_mask.view<DeviceType>();
+  if (nex_mol) ex.molecule = atomKK->k_molecule.view<DeviceType>();
+  return ex;
 }
 
 /* ----------------------------------------------------------------------
@@ -91,7 +107,6 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::check_supported() const
 template <class DeviceType, int NEWTON, int TRI>
 void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build(NeighList *list_)
 {
-  check_supported();
   const double start_time = platform::walltime();
   auto *list = static_cast<NeighListKokkos<DeviceType> *>(list_);
   const int nlocal = atom->nlocal;
@@ -120,12 +135,12 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_dense(NeighListKokkos<Devi
                                                             hgrid::SearchCounters &count)
 {
   list->rows.packed = 0;
-  const int excess = search(list, nlocal, count);
+  const int excess = search_any(list, nlocal, count);
   if (excess > 0) {
     list->maxneighs = static_cast<int>((list->maxneighs + excess) * 1.2);
     list->grow(nlocal);    // reallocates the rows (and their transpose) at the new width
     count = hgrid::SearchCounters();
-    search(list, nlocal, count);
+    search_any(list, nlocal, count);
   }
   if (lmp->kokkos->neigh_transpose)
     TransposeHelperKokkos<DeviceType, typename AT::t_neighbors_2d, typename AT::t_neighbors_2d_lr>(
@@ -151,7 +166,7 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_packed(NeighListKokkos<Dev
     if (list->d_neighbors.extent(0) != 1 || (int) list->d_neighbors.extent(1) < slots)
       list->d_neighbors = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
                                                       slots + slots / 5 + 1);
-    if (search(list, nlocal, count) <= 0) return;
+    if (search_any(list, nlocal, count) <= 0) return;
     for (int level = 0; level < static_cast<int>(room.size()); level++) {
       const int longest = longest_row(list, nlocal, level);
       if (longest > room[level]) room[level] = longest + longest / 5 + 1;
@@ -229,11 +244,23 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::longest_row(NeighListKokkos<Devic
 }
 
 /* ----------------------------------------------------------------------
+   the search with exclusions only where neigh_modify exclude set some
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_any(NeighListKokkos<DeviceType> *list,
+                                                          int nlocal, hgrid::SearchCounters &count)
+{
+  return exclude ? search<1>(list, nlocal, count) : search<0>(list, nlocal, count);
+}
+
+/* ----------------------------------------------------------------------
    one thread per owned atom, each row stored up to its room; returns the
    largest excess of a row over its room (<= 0: every row fits)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
+template <int EXCLUDE>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType> *list, int nlocal,
                                                       hgrid::SearchCounters &count)
 {
@@ -255,6 +282,8 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
   const int maxneighs = list->maxneighs;
   const int history = list->history ? (1 << HISTBITS) : 0;
   const double skin = planner->skin();
+  const HGridExclusionsKokkos<DeviceType> ex =
+      EXCLUDE ? exclusions() : HGridExclusionsKokkos<DeviceType>();
 
   long long visited = 0, checks = 0;
   int excess = 0;
@@ -266,6 +295,7 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
         const int nroom = rows.packed ? d_room_(g.level_of_cell(icell)) : maxneighs;
         int n = 0;
         auto visit = [&](int j, double, double, double, double rsq, double radsum) {
+          if (EXCLUDE && ex.excluded(i, j)) return;
           if (n < nroom) neighbors(irow, jfirst + n) = (rsq < radsum * radsum) ? (j ^ history) : j;
           n++;
         };

@@ -55,6 +55,32 @@ namespace LAMMPS_NS {
 
 template <class DeviceType> class NeighListKokkos;
 
+/* neigh_modify exclude on the device: type pairs, group pairs, molecules (intra or
+   inter), the rule of NPair::exclusion() */
+
+template <class DeviceType> struct HGridExclusionsKokkos {
+  typedef ArrayTypes<DeviceType> AT;
+  int nex_type = 0, nex_group = 0, nex_mol = 0;
+  typename AT::t_int_2d_const ex_type;
+  typename AT::t_int_1d_const ex1_bit, ex2_bit, ex_mol_bit, ex_mol_intra;
+  typename AT::t_int_1d_const type, mask;
+  typename AT::t_tagint_1d_const molecule;
+
+  KOKKOS_INLINE_FUNCTION bool excluded(int i, int j) const
+  {
+    if (nex_type && ex_type(type(i), type(j))) return true;
+    for (int m = 0; m < nex_group; m++)
+      if ((mask(i) & ex1_bit(m) && mask(j) & ex2_bit(m)) ||
+          (mask(i) & ex2_bit(m) && mask(j) & ex1_bit(m)))
+        return true;
+    for (int m = 0; m < nex_mol; m++)
+      if (mask(i) & ex_mol_bit(m) && mask(j) & ex_mol_bit(m) &&
+          (ex_mol_intra(m) ? molecule(i) == molecule(j) : molecule(i) != molecule(j)))
+        return true;
+    return false;
+  }
+};
+
 /* Half size lists of "neighbor SKIN hgrid" for Kokkos pair styles
    (gran/hooke/history/kk): one thread per owned atom runs hgrid::PairSearch (the
    kernel of the serial builder) over the device cells of NBinHGridKokkos and the
@@ -80,6 +106,7 @@ class NPairHGridKokkos : public NPairHGridBase {
   void build(class NeighList *) override;
 
   // the device passes (public: CUDA lambdas need it)
+  template <int EXCLUDE>
   int search(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   int place_rows(NeighListKokkos<DeviceType> *list, int nlocal);
   int longest_row(NeighListKokkos<DeviceType> *list, int nlocal, int level);
@@ -96,7 +123,8 @@ class NPairHGridKokkos : public NPairHGridBase {
   std::vector<int> room;                        // packed rows: slots per row, by level
   std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
-  void check_supported() const;
+  HGridExclusionsKokkos<DeviceType> exclusions() const;
+  int search_any(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void build_packed(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void reset_room();
