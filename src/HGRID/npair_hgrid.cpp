@@ -129,21 +129,43 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 {
   const double start_time = platform::walltime();
-  const int nlocal = includegroup ? atom->nfirst : atom->nlocal;
+  const int nlocal = owned_atoms();
+  hgrid::SearchCounters count;
+  list->ipage[0].reset();
+  build_rows(list, 0, nlocal, list->ipage[0], count);
+  list->inum = nlocal;
+  if (!HALF) list->gnum = 0;
+  if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::owned_atoms() const
+{
+  return includegroup ? atom->nfirst : atom->nlocal;
+}
+
+/* ----------------------------------------------------------------------
+   rows of the owned atoms [ifrom, ito), each at ilist[i] = i, appended to ipage
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifrom, int ito,
+                                                         MyPage<int> &ipage,
+                                                         hgrid::SearchCounters &count)
+{
+  const int nlocal = owned_atoms();
   hgrid::GridView grid = hbin->view();
   grid.level_rows = hstencil->level_rows.data();
   grid.rows = hstencil->rows.data();
   const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
-  hgrid::SearchCounters count;
 
-  int inum = 0;
-  MyPage<int> *ipage = list->ipage;
-  ipage->reset();
-  for (int i = 0; i < nlocal; i++) {
+  for (int i = ifrom; i < ito; i++) {
     int n = 0;
-    int *neighptr = ipage->vget();
+    int *neighptr = ipage.vget();
     const Row row = row_of(i, list->history);
     auto visit = [&](int j, double delx, double dely, double delz, double rsq, double radsum) {
       int word;
@@ -152,17 +174,14 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
     };
     hgrid::PairSearch<HALF, NEWTON, TRI>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin,
                                                     count, visit);
-    list->ilist[inum++] = i;
+    list->ilist[i] = i;
     list->firstneigh[i] = neighptr;
     list->numneigh[i] = n;
-    ipage->vgot(n);
-    if (ipage->status())
+    ipage.vgot(n);
+    if (ipage.status())
       error->one(FLERR, Error::NOLASTLINE,
                  "Neighbor list overflow, boost neigh_modify one" + utils::errorurl(36));
   }
-  list->inum = inum;
-  if (!HALF) list->gnum = 0;
-  if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
 }
 
 namespace LAMMPS_NS {

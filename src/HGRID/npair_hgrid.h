@@ -54,7 +54,10 @@ NPairStyle(half/size/hgrid/newton/tri/atomonly,
 #ifndef LMP_NPAIR_HGRID_H
 #define LMP_NPAIR_HGRID_H
 
+#include "my_page.h"
 #include "npair.h"
+
+#include "libhgrid/pair_search.h"
 
 namespace LAMMPS_NS {
 
@@ -103,6 +106,10 @@ class NPairHGrid : public NPairHGridBase {
  protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
   bool searches_both_directions() const override { return !HALF || !NEWTON; }
+  // the rows of owned atoms [ifrom, ito), appended to ipage (a thread's chunk: NPairHGridOmp)
+  void build_rows(class NeighList *list, int ifrom, int ito, MyPage<int> &ipage,
+                  hgrid::SearchCounters &count);
+  int owned_atoms() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -1,0 +1,74 @@
+/* ----------------------------------------------------------------------
+   LAMMPS - Large-scale Atomic/Molecular Massively Parallel Simulator
+   https://www.lammps.org/, Sandia National Laboratories
+   LAMMPS development team: developers@lammps.org
+
+   This software is distributed under the GNU General Public License.
+   See the README file in the top-level LAMMPS directory.
+------------------------------------------------------------------------- */
+
+#include "npair_hgrid_omp.h"
+
+#include "comm.h"
+#include "hgrid_planner.h"
+#include "neigh_list.h"
+#include "platform.h"
+
+#include "omp_compat.h"
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
+
+using namespace LAMMPS_NS;
+
+/* ----------------------------------------------------------------------
+   chunks of owned atoms to the threads; counters summed over the threads
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
+{
+  const double start_time = platform::walltime();
+  const int nlocal = this->owned_atoms();
+  long long visited = 0, checks = 0;
+#if defined(_OPENMP)
+  omp_set_num_threads(this->comm->nthreads);
+#pragma omp parallel reduction(+ : visited, checks)
+#endif
+  {
+#if defined(_OPENMP)
+    const int tid = omp_get_thread_num();
+#else
+    const int tid = 0;
+#endif
+    MyPage<int> &ipage = list->ipage[tid];
+    ipage.reset();
+    hgrid::SearchCounters count;
+#if defined(_OPENMP)
+#pragma omp for schedule(dynamic)
+#endif
+    for (int first = 0; first < nlocal; first += CHUNK)
+      this->build_rows(list, first, std::min(first + CHUNK, nlocal), ipage, count);
+    visited += count.cells_visited;
+    checks += count.distance_checks;
+  }
+  list->inum = nlocal;
+  if (!HALF) list->gnum = 0;
+  hgrid::SearchCounters total;
+  total.cells_visited = visited;
+  total.distance_checks = checks;
+  if (!list->occasional) this->planner->report_build(total, platform::walltime() - start_time);
+}
+
+namespace LAMMPS_NS {
+template class NPairHGridOmp<1, 1, 0>;
+template class NPairHGridOmp<1, 0, 0>;
+template class NPairHGridOmp<0, 1, 0>;
+template class NPairHGridOmp<1, 1, 1>;
+template class NPairHGridOmp<1, 0, 1>;
+template class NPairHGridOmp<0, 1, 1>;
+template class NPairHGridOmp<1, 1, 0, 1>;
+template class NPairHGridOmp<1, 1, 1, 1>;
+}    // namespace LAMMPS_NS

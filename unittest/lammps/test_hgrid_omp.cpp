@@ -1,0 +1,148 @@
+/* neighbor hgrid under the OPENMP package (-sf omp -pk omp 2): the pair style's half
+   list (gran/hooke/history/omp) is built by the /omp hgrid classes and equals the
+   brute-force all-pairs oracle (mono, bidisperse 1:20, power law omega = 100; 2d/3d;
+   periodic and fixed; newton on and off; orthogonal and triclinic), on 1, 2 and 4
+   ranks; a full size list of the same run too; and a dense granular run with
+   contact history under 2 threads follows the serial run (positions within 1e-8
+   after 300 steps), under hgrid as under bin (the core patch fixes the threaded
+   history fix, which crashed with more than one thread under any neighbor style). */
+
+#include "hgrid_testing.h"
+
+#include "atom.h"
+#include "force.h"
+#include "lammps.h"
+#include "library.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "npair.h"
+#include "pair.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+#include <typeinfo>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+SystemSpec omp_spec(SystemSpec spec, int threads)
+{
+  spec.lammps_args = {"-sf", "omp", "-pk", "omp", std::to_string(threads)};
+  return spec;
+}
+
+// built by one of the NPairHGridOmp classes (src/HGRID/OPENMP)
+bool built_by_hgrid_omp(LAMMPS *lmp, int index)
+{
+  if (!built_by_hgrid(lmp, index)) return false;
+  const LAMMPS_NS::NPair *np = lmp->neighbor->lists[index]->np;
+  return std::string(typeid(*np).name()).find("NPairHGridOmp") != std::string::npos;
+}
+
+struct OmpCase {
+  std::string name;
+  SystemSpec spec;
+};
+
+std::vector<OmpCase> omp_cases()
+{
+  struct Dist {
+    std::string name, kind;
+    double omega;
+    int natoms;
+  };
+  const Dist dists[] = {{"mono", "mono", 1.0, 800},
+                        {"bi20", "bi", 20.0, 800},
+                        {"pl100", "powerlaw", 100.0, 1500}};
+  std::vector<OmpCase> cases;
+  for (const auto &d : dists)
+    for (int dim : {2, 3})
+      for (bool periodic : {true, false})
+        for (bool newton : {true, false})
+          for (double tilt : {0.0, 0.3}) {
+            if (tilt > 0.0 && d.name == "mono") continue;
+            SystemSpec s;
+            s.distribution = d.kind;
+            s.omega = d.omega;
+            s.alpha = -3.0;
+            s.natoms = d.natoms;
+            s.dimension = dim;
+            s.periodic = periodic;
+            s.newton = newton;
+            s.tilt = tilt;
+            s.packing = dim == 2 ? 0.5 : 0.4;
+            s.seed = 21 + dim;
+            cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
+                                 (newton ? "_newton" : "_newtoff") + (tilt > 0 ? "_tri" : ""),
+                             omp_spec(s, 2)});
+          }
+  return cases;
+}
+
+class HGridOmpOracle : public ::testing::TestWithParam<OmpCase> {};
+
+// a dense granular run with contact history: positions at the end
+std::vector<double> positions_after_run(const SystemSpec &s)
+{
+  auto lmp = make_system(s);
+  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
+                       "atom_modify sort 50 0.0", "run 300 post no"});
+  EXPECT_EQ(pair_list_by_hgrid(lmp.get()), s.neighbor == "hgrid");
+  return gather_by_tag(lmp.get(), lmp->atom->x);
+}
+
+double relative_difference(const std::vector<double> &a, const std::vector<double> &b)
+{
+  EXPECT_EQ(a.size(), b.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); k++) {
+    scale = std::max(scale, std::fabs(a[k]));
+    diff = std::max(diff, std::fabs(a[k] - b[k]));
+  }
+  return diff / scale;
+}
+
+}    // namespace
+
+TEST_P(HGridOmpOracle, ListsEqualOracle)
+{
+  const OmpCase &c = GetParam();
+  auto lmp = make_system(c.spec);
+  const std::string what = describe(c.spec) + " -sf omp -pk omp 2";
+  const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/omp", 1, 0, 0);
+  ASSERT_GE(half, 0) << what;
+  EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), half)) << what;
+  const ListKind kind = c.spec.newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
+  expect_list_matches(lmp.get(), half, kind, false, "half list " + what);
+
+  const int full = lammps_request_single_neighlist(
+      lmp.get(), "oracle", LAMMPS_NS::NeighConst::REQ_FULL | LAMMPS_NS::NeighConst::REQ_SIZE, -1.0);
+  EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), full)) << what;
+  expect_list_matches(lmp.get(), full, ListKind::Full, false, "full size list " + what);
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, HGridOmpOracle, ::testing::ValuesIn(omp_cases()),
+                         [](const auto &info) {
+                           return info.param.name;
+                         });
+
+// the threaded pair style and history fix with 2 threads follow the serial run
+TEST(HGridOmp, ContactHistoryRunMatchesSerial)
+{
+  for (bool newton : {true, false}) {
+    SystemSpec serial = powerlaw_system(800, 10.0, 0.45);
+    serial.newton = newton;
+    const auto x1 = positions_after_run(serial);
+    const auto x2 = positions_after_run(omp_spec(serial, 2));
+    EXPECT_LT(relative_difference(x1, x2), 1e-8) << "hgrid, newton " << newton;
+    serial.neighbor = "bin";
+    const auto xbin = positions_after_run(omp_spec(serial, 2));
+    EXPECT_LT(relative_difference(x1, xbin), 1e-8) << "bin -sf omp, newton " << newton;
+  }
+}
