@@ -14,6 +14,7 @@
 #include "hgrid_planner.h"
 #include "modify.h"
 #include "neighbor.h"
+#include "platform.h"
 #include "update.h"
 
 #include <cstring>
@@ -23,13 +24,14 @@ using namespace LAMMPS_NS;
 using namespace FixConst;
 
 // size of the output vector
-static constexpr int NVALUES = 7;
+static constexpr int NVALUES = 9;
 
 /* ---------------------------------------------------------------------- */
 
 FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), planner(HGridPlanner::get(lmp)), nevery(0), k_auto(0), verbose(0),
-    has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0)
+    has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0),
+    tune_time(0.0), relevel_time(0.0)
 {
   settings.search = hgrid::Search::TopDown;    // used with "search topdown|bottomup" only
   if (narg < 4) utils::missing_cmd_args(FLERR, "fix hgrid/tune", error);
@@ -156,8 +158,11 @@ void FixHGridTune::pre_neighbor()
 void FixHGridTune::tune(int scheduled)
 {
   if (planner->plan().layout.num_levels() == 0) return;    // no list served by hgrid
+  const double start_time = platform::walltime();
   const hgrid::Layout before = planner->plan().layout;
   const auto decision = planner->retune(policy, scheduled);
+  const double seconds = platform::walltime() - start_time;
+  tune_time += seconds;
   if (!decision) return;
   last_tune = update->ntimestep;
   cost_current = decision->cost_current;
@@ -167,6 +172,7 @@ void FixHGridTune::tune(int scheduled)
     utils::logmesg(lmp, "hgrid/tune: step {} predicted T/N current {:.4g} optimal {:.4g}{}\n",
                    update->ntimestep, cost_current, cost_optimal, relevel ? " -> re-level" : "");
   if (relevel) {
+    relevel_time = seconds;
     log_relevel(before, *decision);
     nrelevel++;
   }
@@ -214,7 +220,8 @@ void FixHGridTune::calibrate_k()
 /* ----------------------------------------------------------------------
    1 levels, 2 predicted T/N of the current layout, 3 of the optimal layout
    (last evaluation), 4 distance checks and 5 cell visits per atom in the last
-   build, 6 number of re-levels, 7 current K
+   build, 6 number of re-levels, 7 current K, 8 seconds spent in checks and
+   re-levels so far, 9 seconds of the last re-level (wall time of this rank)
 ------------------------------------------------------------------------- */
 
 double FixHGridTune::compute_vector(int n)
@@ -224,6 +231,8 @@ double FixHGridTune::compute_vector(int n)
   if (n == 2) return cost_optimal;
   if (n == 5) return nrelevel;
   if (n == 6) return settings.K;
+  if (n == 7) return tune_time;
+  if (n == 8) return relevel_time;
   double checks, visits;
   planner->counters_per_atom(checks, visits);
   return n == 3 ? checks : visits;

@@ -55,6 +55,7 @@ class FixHGridTune : public Fix {
   bigint last_tune;
   int nrelevel;
   double cost_current, cost_optimal;    // predicted T/N at the last evaluation
+  double tune_time, relevel_time;       // seconds in all checks, in the last re-level
 
   void parse_option(const std::string &key, const std::string &value, int iarg);
   void hand_settings();

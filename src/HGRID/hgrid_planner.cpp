@@ -198,7 +198,8 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
   const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
   const auto f = radius_histogram(cmin, ctop, s.K, params);
-  const hgrid::Layout best = optimum(f.get(), params, s, ctop);
+  // a re-level during the run refines the running layout (its level count +-1)
+  const hgrid::Layout best = optimum(f.get(), params, s, ctop, &current.layout);
   const hgrid::Decision decision =
       hgrid::decide_relevel(current.layout, best, f.get(), params, cmax, policy);
   if (decision.action == hgrid::Relevel::None) return decision;
@@ -297,18 +298,20 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
 }
 
 /* ----------------------------------------------------------------------
-   the model's optimum (hgrid::optimal_layout): rank 0 decides, all ranks get
-   the same layout; cached on everything it depends on
+   the model's optimum (hgrid::optimal_layout; near the running layout for
+   fix hgrid/tune): rank 0 decides, all ranks get the same layout; cached on
+   everything it depends on
 ------------------------------------------------------------------------- */
 
 hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                                    const hgrid::PlanSettings &s, double cmax)
+                                    const hgrid::PlanSettings &s, double cmax,
+                                    const hgrid::Layout *near)
 {
-  std::vector<double> key = hgrid::optimum_key(f, params, s, cmax);
+  std::vector<double> key = hgrid::optimum_key(f, params, s, cmax, near);
   if (key == optimum_key) return optimum_result;
 
   hgrid::Layout chosen;
-  if (comm->me == 0) chosen = hgrid::optimal_layout(f, params, s, cmax);
+  if (comm->me == 0) chosen = hgrid::optimal_layout(f, params, s, cmax, near);
   int nlevels = chosen.num_levels(), topdown = chosen.search == hgrid::Search::TopDown;
   MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
   MPI_Bcast(&topdown, 1, MPI_INT, 0, world);

@@ -88,7 +88,8 @@ class HGridPlanner : protected Pointers {
   std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax, double K,
                                                      hgrid::SystemParams &params);
   hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
-                        const hgrid::PlanSettings &s, double cmax);
+                        const hgrid::PlanSettings &s, double cmax,
+                        const hgrid::Layout *near = nullptr);
   void choose_comm_mode();
   bool other_binned_lists() const;
   bool kokkos_bins() const;

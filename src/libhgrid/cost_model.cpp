@@ -2,8 +2,10 @@
 
 #include "grid.h"
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace hgrid {
 
@@ -17,13 +19,34 @@ namespace {
     return c;
   }
 
-  // int over cutoff radii rho in (lo, hi] of rho^k f, with rho = r + sigma
-  double cutoff_moment(const RadiusDistribution &f, int k, double sigma, double lo, double hi)
+  // int over cutoff radii rho in (lo, hi] of rho^k f for k = 0..3, with rho = r + sigma
+  using Moments = std::array<double, kMaxMoment + 1>;
+  Moments cutoff_moments(const RadiusDistribution &f, double sigma, double lo, double hi)
   {
+    Moments m, out;
+    f.moments(lo - sigma, hi - sigma, m.data());
+    for (int k = 0; k <= kMaxMoment; ++k) {
+      out[k] = 0.0;
+      for (int i = 0; i <= k; ++i) out[k] += binomial(k, i) * int_power(sigma, k - i) * m[i];
+    }
+    return out;
+  }
+
+  // the fraction of particles with cutoff radius in (lo, hi]
+  double cutoff_fraction(const RadiusDistribution &f, double sigma, double lo, double hi)
+  {
+    return f.moment(0, lo - sigma, hi - sigma);
+  }
+
+  // eq. (25) for cells of size sj and particles whose cutoff moments are m:
+  // (2 rho / s_j + 2)^d averaged over them, expanded in powers of rho
+  double cells_in_reach(const Moments &m, double sj, int d)
+  {
+    if (m[0] <= 0.0) return 0.0;
     double sum = 0.0;
-    for (int i = 0; i <= k; ++i)
-      sum += binomial(k, i) * std::pow(sigma, k - i) * f.moment(i, lo - sigma, hi - sigma);
-    return sum;
+    for (int k = 0; k <= d; ++k)
+      sum += binomial(d, k) * int_power(2.0, d - k) * int_power(2.0 / sj, k) * m[k];
+    return sum / m[0];
   }
 
   // V_d, the volume of the unit d-sphere (eq. 6)
@@ -77,25 +100,16 @@ double particles_per_cell(double s_lo, double s_hi, const RadiusDistribution &f,
                           const SystemParams &params)
 {
   const int d = params.dimension;
-  const double fraction = cutoff_moment(f, 0, 0.5 * params.skin, 0.5 * s_lo, 0.5 * s_hi);
-  return params.packing * std::pow(s_hi, d) / (unit_sphere_volume(d) * f.moment(d)) * fraction;
+  const double fraction = cutoff_fraction(f, 0.5 * params.skin, 0.5 * s_lo, 0.5 * s_hi);
+  return params.packing * int_power(s_hi, d) / (unit_sphere_volume(d) * f.moment(d)) * fraction;
 }
 
 double cross_level_cells(const Layout &layout, const RadiusDistribution &f,
                          const SystemParams &params, int j, int h)
 {
-  const int d = params.dimension;
-  const double sigma = 0.5 * params.skin;
-  const double lo = level_lo(layout, h), hi = level_hi(layout, h);
-  const double fraction = cutoff_moment(f, 0, sigma, lo, hi);
-  if (fraction <= 0.0) return 0.0;
-  // (2 rho / s_j + 2)^d expanded in powers of rho
-  const double sj = layout.cell_sizes[j];
-  double sum = 0.0;
-  for (int k = 0; k <= d; ++k)
-    sum += binomial(d, k) * std::pow(2.0, d - k) * std::pow(2.0 / sj, k) *
-        cutoff_moment(f, k, sigma, lo, hi);
-  return sum / fraction;
+  const Moments m =
+      cutoff_moments(f, 0.5 * params.skin, level_lo(layout, h), level_hi(layout, h));
+  return cells_in_reach(m, layout.cell_sizes[j], params.dimension);
 }
 
 Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemParams &params)
@@ -110,16 +124,18 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
   // same-level search: the half stencil of k^d sub-cells per cell (eqs. 23-24 with
   // n_c = (3^d - 1)/2 for k = 1, the (2k+1)^d block pruned by distance for k > 1)
   const int k = L == 1 ? params.single_level_subdivisions : 1;
-  const double subcells = std::pow(k, d);
+  const double subcells = int_power(k, d);
   const double nc = 0.5 * (same_level_cells(d, k) - 1);
 
   Cost cost;
   cost.levels.resize(L);
-  for (int h = 0; h < L; ++h) {    // eqs. (9), (11); C_h
+  std::vector<Moments> moments(L);    // cutoff moments of each level's particles
+  for (int h = 0; h < L; ++h) {       // eqs. (9), (11); C_h
     LevelCost &lc = cost.levels[h];
-    lc.fraction = cutoff_moment(f, 0, sigma, level_lo(layout, h), level_hi(layout, h));
+    moments[h] = cutoff_moments(f, sigma, level_lo(layout, h), level_hi(layout, h));
+    lc.fraction = moments[h][0];
     const double cell_volume_fraction =
-        params.packing * std::pow(layout.cell_sizes[h], d) / particle_volume;
+        params.packing * int_power(layout.cell_sizes[h], d) / particle_volume;
     lc.per_cell = cell_volume_fraction * lc.fraction;
     lc.cells = subcells / cell_volume_fraction;
     cost.cells += lc.cells;
@@ -130,7 +146,7 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
     double checks = (0.5 + nc) * lc.per_cell / subcells, visits = 1.0 + nc;
     const int jlo = topdown ? 0 : h + 1, jhi = topdown ? h : L;
     for (int j = jlo; j < jhi; ++j) {
-      const double b = cross_level_cells(layout, f, params, j, h);
+      const double b = cells_in_reach(moments[h], layout.cell_sizes[j], d);    // eq. (25)
       checks += cost.levels[j].per_cell * b;
       visits += b;
     }

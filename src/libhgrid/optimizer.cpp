@@ -210,4 +210,56 @@ Choice best_layout(Method method, const RadiusDistribution &f, const SystemParam
   return best;
 }
 
+namespace {
+  // L sizes between s0 and sL at the relative log-positions of near's levels (near's
+  // smallest cutoff diameter taken as s0, its levels resampled when L differs)
+  Layout mapped(const Layout &near, int L, double s0, double sL)
+  {
+    const std::vector<double> &c = near.cell_sizes;
+    const int n = near.num_levels();
+    const double base = std::min(s0, c.front()) * (1.0 - 1e-12);
+    auto position = [&](int h) {    // log-position in (0, 1] of near's level h
+      return std::log(c[h] / base) / std::log(c.back() / base);
+    };
+    Layout layout;
+    for (int h = 1; h < L; ++h) {
+      const double x = double(h) * n / L - 1.0;    // fractional index into near's levels
+      const int k = std::clamp(static_cast<int>(std::floor(x)), -1, n - 2);
+      const double lo = k < 0 ? 0.0 : position(k), hi = position(k + 1);
+      const double t = lo + (x - k) * (hi - lo);
+      layout.cell_sizes.push_back(s0 * std::pow(sL / s0, t));
+    }
+    layout.cell_sizes.push_back(sL);
+    for (int h = L - 2; h >= 0; --h)    // strictly increasing
+      layout.cell_sizes[h] =
+          std::min(layout.cell_sizes[h], layout.cell_sizes[h + 1] * (1.0 - kMinSizeGap));
+    return layout;
+  }
+}    // namespace
+
+Choice refine_layout(const Layout &near, const RadiusDistribution &f, const SystemParams &params,
+                     bool both_searches, int max_levels)
+{
+  if (near.num_levels() < 1) throw std::invalid_argument("layout has no levels");
+  const double s0 = cutoff_diameter_min(f, params), sL = cutoff_diameter_max(f, params);
+  Choice best;
+  best.cost.total = HUGE_VAL;
+  const int Lnear = near.num_levels();
+  for (Search s : {Search::TopDown, Search::BottomUp}) {
+    if (!both_searches && s != near.search) continue;
+    for (int L = std::max(1, Lnear - 1); L <= std::min(max_levels, Lnear + 1); ++L) {
+      Layout layout;
+      if (L == 1 || !(sL > s0 * (1.0 + kMonodisperseTolerance)))
+        layout.cell_sizes = {sL};
+      else
+        layout = mapped(near, L, s0, sL);
+      layout.search = s;
+      if (layout.num_levels() > 1) layout = optimize_sizes(layout, f, params);
+      const Cost cost = evaluate(layout, f, params);
+      if (cost.total < best.cost.total * (1.0 - kLevelGainTolerance)) best = {layout, cost};
+    }
+  }
+  return best;
+}
+
 }    // namespace hgrid

@@ -55,6 +55,16 @@ struct Choice {
                                  bool both_searches = true, int max_levels = kMaxLevels,
                                  double q = kDefaultParticlesPerCellRatio);
 
+/// \brief Re-level from \p near (the running layout): only 1..max_levels levels within
+/// one of near's count and, if \p both_searches, both directions (else near's), each
+/// started from near's sizes mapped onto the new range of cutoff diameters and
+/// optimized (Method::Optimal).  Far cheaper than best_layout() while the
+/// distribution drifts; the caller compares its cost with the current layout's.
+/// \throws std::invalid_argument if \p near has no levels.
+[[nodiscard]] Choice refine_layout(const Layout &near, const RadiusDistribution &f,
+                                   const SystemParams &params, bool both_searches = true,
+                                   int max_levels = kMaxLevels);
+
 }    // namespace hgrid
 
 #endif

@@ -18,10 +18,12 @@ Plan make_plan(const Layout &layout, const Histogram *f, const SystemParams &par
 }
 
 Layout optimal_layout(const Histogram *f, const SystemParams &params, const PlanSettings &settings,
-                      double cmax)
+                      double cmax, const Layout *near)
 {
   Layout chosen{{cmax}, settings.search};
-  if (f)
+  if (f && near && near->num_levels() > 0 && settings.method == Method::Optimal)
+    chosen = refine_layout(*near, *f, params, settings.auto_search, settings.max_levels).layout;
+  else if (f)
     chosen = best_layout(settings.method, *f, params, settings.search, settings.auto_search,
                          settings.max_levels)
                  .layout;
@@ -30,7 +32,7 @@ Layout optimal_layout(const Histogram *f, const SystemParams &params, const Plan
 }
 
 std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
-                                const PlanSettings &settings, double cmax)
+                                const PlanSettings &settings, double cmax, const Layout *near)
 {
   std::vector<double> key = f ? f->weights() : std::vector<double>();
   if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
@@ -38,6 +40,10 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
              {cmax, params.skin, params.packing, params.K, params.storage, double(params.dimension),
               double(settings.method), double(settings.auto_search), double(settings.search),
               double(settings.max_levels)});
+  if (near) {    // refined from it
+    key.push_back(double(near->search));
+    key.insert(key.end(), near->cell_sizes.begin(), near->cell_sizes.end());
+  }
   return key;
 }
 

@@ -53,12 +53,16 @@ struct Plan {
 /// \brief The model's optimal layout (eq. 27 minimized over levels, sizes and, if
 /// settings.auto_search, the search direction) with a top level of at least \p cmax;
 /// one level of size \p cmax when \p f is null (monodisperse or empty system).
+/// With \p near (a running layout) and the optimal method, the optimum near it
+/// (refine_layout: its level count +-1), for re-levels during a run.
 [[nodiscard]] Layout optimal_layout(const Histogram *f, const SystemParams &params,
-                                    const PlanSettings &settings, double cmax);
+                                    const PlanSettings &settings, double cmax,
+                                    const Layout *near = nullptr);
 
 /// Everything optimal_layout() depends on, as a cache key.
 [[nodiscard]] std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
-                                              const PlanSettings &settings, double cmax);
+                                              const PlanSettings &settings, double cmax,
+                                              const Layout *near = nullptr);
 
 /// \brief Layout for a run setup: the current one if settings.keep_layout and it fits
 /// \p cmax, else the explicit levels (validated), else optimum() (called only then).

@@ -15,6 +15,13 @@ namespace {
     return (std::pow(hi, p + 1.0) - std::pow(lo, p + 1.0)) / (p + 1.0);
   }
 
+  // int_lo^hi r^k dr for an integer k >= 0
+  double int_power_integral(int k, double lo, double hi)
+  {
+    if (hi <= lo) return 0.0;
+    return (int_power(hi, k + 1) - int_power(lo, k + 1)) / (k + 1);
+  }
+
   void check_power(int k)
   {
     if (k < 0 || k > kMaxMoment) throw std::invalid_argument("moment order must be 0..3");
@@ -58,7 +65,7 @@ Histogram::Histogram(std::vector<double> edges, std::vector<double> weights) :
     for (std::size_t i = 0; i < weights_.size(); ++i) {
       const double density = weights_[i] / (edges_[i + 1] - edges_[i]);
       cumulative_[k].push_back(cumulative_[k].back() +
-                               density * power_integral(k, edges_[i], edges_[i + 1]));
+                               density * int_power_integral(k, edges_[i], edges_[i + 1]));
     }
   }
 }
@@ -69,7 +76,24 @@ double Histogram::cumulative(int k, double x) const
   if (x >= edges_.back()) return cumulative_[k].back();
   const std::size_t i = std::upper_bound(edges_.begin(), edges_.end(), x) - edges_.begin() - 1;
   const double density = weights_[i] / (edges_[i + 1] - edges_[i]);
-  return cumulative_[k][i] + density * power_integral(k, edges_[i], x);
+  return cumulative_[k][i] + density * int_power_integral(k, edges_[i], x);
+}
+
+void Histogram::cumulatives(double x, double out[kMaxMoment + 1]) const
+{
+  if (x <= edges_.front() || x >= edges_.back()) {
+    for (int k = 0; k <= kMaxMoment; ++k)
+      out[k] = x <= edges_.front() ? 0.0 : cumulative_[k].back();
+    return;
+  }
+  const std::size_t i = std::upper_bound(edges_.begin(), edges_.end(), x) - edges_.begin() - 1;
+  const double density = weights_[i] / (edges_[i + 1] - edges_[i]);
+  double lo = edges_[i], hi = x;    // lo^(k+1), hi^(k+1) built up with k
+  for (int k = 0; k <= kMaxMoment; ++k) {
+    out[k] = cumulative_[k][i] + density * (hi - lo) / (k + 1);
+    lo *= edges_[i];
+    hi *= x;
+  }
 }
 
 LogBinning::LogBinning(double r_min, double r_max, int bins) : bins_(bins)
@@ -107,6 +131,23 @@ double Histogram::moment(int k, double a, double b) const
   check_power(k);
   if (b <= a) return 0.0;
   return cumulative(k, b) - cumulative(k, a);
+}
+
+void Histogram::moments(double a, double b, double out[kMaxMoment + 1]) const
+{
+  if (b <= a) {
+    for (int k = 0; k <= kMaxMoment; ++k) out[k] = 0.0;
+    return;
+  }
+  double lo[kMaxMoment + 1];
+  cumulatives(a, lo);
+  cumulatives(b, out);
+  for (int k = 0; k <= kMaxMoment; ++k) out[k] -= lo[k];
+}
+
+void RadiusDistribution::moments(double a, double b, double out[kMaxMoment + 1]) const
+{
+  for (int k = 0; k <= kMaxMoment; ++k) out[k] = moment(k, a, b);
 }
 
 }    // namespace hgrid

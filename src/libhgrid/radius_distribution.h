@@ -25,7 +25,18 @@ class RadiusDistribution {
   [[nodiscard]] virtual double r_max() const = 0;
   /// int r^k f(r) dr over the whole support.
   [[nodiscard]] double moment(int k) const { return moment(k, r_min(), r_max()); }
+  /// \brief moment(k, a, b) for k = 0..kMaxMoment at once, into \p out (the cost
+  /// model needs them together; a histogram finds each bound's bin once).
+  virtual void moments(double a, double b, double out[kMaxMoment + 1]) const;
 };
+
+/// x^n for a small n >= 0 by multiplication (the model's powers are integers <= 4).
+[[nodiscard]] inline double int_power(double x, int n)
+{
+  double p = 1.0;
+  for (int i = 0; i < n; ++i) p *= x;
+  return p;
+}
 
 /// Truncated power law f(r) = C r^alpha on [r_min, r_max] (eqs. 29-30); any alpha,
 /// including alpha = -1 and alpha = -k-1 (logarithmic integrals).
@@ -73,6 +84,7 @@ class Histogram : public RadiusDistribution {
 
   using RadiusDistribution::moment;
   [[nodiscard]] double moment(int k, double a, double b) const override;
+  void moments(double a, double b, double out[kMaxMoment + 1]) const override;
   [[nodiscard]] double r_min() const override { return edges_.front(); }
   [[nodiscard]] double r_max() const override { return edges_.back(); }
   [[nodiscard]] const std::vector<double> &edges() const { return edges_; }
@@ -82,6 +94,8 @@ class Histogram : public RadiusDistribution {
   std::vector<double> edges_, weights_;
   std::vector<double> cumulative_[kMaxMoment + 1];    // int_{r_min}^{edge_i} r^k f(r) dr
   [[nodiscard]] double cumulative(int k, double x) const;
+  // cumulative(k, x) for every k, one bin search
+  void cumulatives(double x, double out[kMaxMoment + 1]) const;
 };
 
 }    // namespace hgrid

@@ -216,3 +216,35 @@ TEST(Planner, OptimumKeyChangesWithEveryInput)
   t.method = Method::Exponential;
   EXPECT_NE(key, optimum_key(&f, p, t, 20.1));
 }
+
+// fix hgrid/tune re-levels by refining the running layout (its level count +-1) instead
+// of the full search: while the distribution drifts (growing size ratio, steeper or
+// flatter power law, 2d and 3d) the refined layout is, step after step, within 1 % of
+// the full optimum's predicted cost, and it follows the optimum's level count
+TEST(Planner, RefinedLayoutFollowsADriftingDistribution)
+{
+  for (int dim : {2, 3})
+    for (double alpha : {-3.0, -2.0}) {
+      SystemParams p = params3d();
+      p.dimension = dim;
+      const PlanSettings s;
+      auto radii = powerlaw_radii(alpha, 5.0, 20000, 3);
+      Histogram f0 = Histogram::from_radii(radii, 128);
+      Layout running = optimal_layout(&f0, p, s, cmax_of(radii, p));
+      int changes = 0;
+      for (double omega = 6.0; omega <= 200.0; omega *= 1.25) {
+        radii = powerlaw_radii(alpha, omega, 20000, 3);
+        const Histogram f = Histogram::from_radii(radii, 128);
+        const double cmax = cmax_of(radii, p);
+        const Layout full = optimal_layout(&f, p, s, cmax);
+        const Layout refined = optimal_layout(&f, p, s, cmax, &running);
+        const double tfull = evaluate(full, f, p).total, tref = evaluate(refined, f, p).total;
+        EXPECT_LT(tref, 1.01 * tfull) << "d " << dim << " alpha " << alpha << " omega " << omega;
+        EXPECT_GE(refined.cell_sizes.back(), cmax);
+        changes += refined.num_levels() != running.num_levels();
+        running = refined;
+      }
+      EXPECT_GT(changes, 0) << "the level count never followed the drift";
+      EXPECT_NE(optimum_key(&f0, p, s, 20.1), optimum_key(&f0, p, s, 20.1, &running));
+    }
+}
