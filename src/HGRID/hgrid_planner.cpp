@@ -379,7 +379,7 @@ void HGridPlanner::note_pair_build(bool two_way_search)
    class k is sent out to max_j (b_k + b_j)/2 = (b_k + s_top)/2, at most 12.5 % of
    its cutoff diameter beyond the farthest any atom can reach it (collection2cut
    bounds 2r = c - skin).  When only atoms of its own or smaller levels search it
-   (Bottom-Up, no full or newton-off list) at most (b_k + s_L)/2, s_L its level
+   for ghosts (no full or newton-off list) at most (b_k + s_L)/2, s_L its level
    (hgrid::ghost_searcher_size); not while fix hgrid/tune may re-level, since a
    re-level changes the levels after this step's ghosts were sent.
 ------------------------------------------------------------------------- */
@@ -391,8 +391,9 @@ void HGridPlanner::publish_collections()
   const int n = bounds.size();
   // lists of the bin fallback need ghosts out to their (the largest) cutoff
   const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
-  const bool upward_only =
-      current.layout.search == hgrid::Search::BottomUp && !two_way && !tuning.has_value();
+  // pairs with ghosts are found from their smaller particle by half newton-on lists
+  // in either direction (hgrid::PairSearch); full and newton-off lists search both ways
+  const bool upward_only = !two_way && !tuning.has_value();
   neighbor->ncollections = n;
   neighbor->finite_cut_flag = 1;
   memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");

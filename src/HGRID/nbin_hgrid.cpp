@@ -108,6 +108,7 @@ void NBinHGrid::setup_bins(int /*style*/)
       window(reach, wlo, whi);
       grids.emplace_back(s, box, wlo, whi, subdivisions);
       views.push_back(grids.back().view(first_cell));
+      if (!triclinic) views.back().set_interior(domain->sublo, domain->subhi);
       ncells.push_back(grids.back().num_cells());
       first_cell += ncells.back();
     }
@@ -149,13 +150,15 @@ void NBinHGrid::window(double reach, std::array<double, 3> &lo, std::array<doubl
 }
 
 /* ----------------------------------------------------------------------
-   true if larger atoms search smaller levels: Top-Down, or a full or
-   newton-off list (its pair builder tells the planner at run setup)
+   true if larger atoms search smaller levels for ghost partners: a full or
+   newton-off list (its pair builder tells the planner at run setup).  A half
+   newton-on list finds pairs with ghosts from the smaller particle in either
+   search direction (hgrid::PairSearch).
 ------------------------------------------------------------------------- */
 
 bool NBinHGrid::searched_from_above() const
 {
-  return planner->plan().layout.search == hgrid::Search::TopDown || planner->two_way_search();
+  return planner->two_way_search();
 }
 
 /* ----------------------------------------------------------------------
@@ -174,7 +177,9 @@ hgrid::GridView NBinHGrid::view() const
 }
 
 /* ----------------------------------------------------------------------
-   put owned and ghost atoms into the global cell of their level, then sort them
+   put owned and ghost atoms into the global cell of their level (on the OPENMP
+   package's threads, if it gives more than one), sort them by cell and pack
+   their positions and radii in that order
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::bin_atoms()
@@ -188,20 +193,63 @@ void NBinHGrid::bin_atoms()
   const int nall = nlocal + atom->nghost;
   const int nowned = includegroup ? atom->nfirst : nlocal;
   const int bitmask = includegroup ? group->bitmask[includegroup] : 0;
+  const hgrid::Layout &layout = planner->plan().layout;
+  const double skin = planner->skin();
+  const int nthreads = comm->nthreads;
+  int outgrown = -1, outside = -1;    // an atom above the top level, an owned one off its window
 
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static) \
+    reduction(max : outgrown, outside)
+#endif
   for (int i = 0; i < nall; i++) {
     atom2cell[i] = -1;
     if (i >= nowned && i < nlocal) continue;
     if (i >= nlocal && includegroup && !(mask[i] & bitmask)) continue;
 
-    const hgrid::LevelView &level = views[level_of_atom(radius[i])];
-    const int cell = level.index_of(x[i]);
+    const int level = hgrid::level_of(layout, 2.0 * radius[i] + skin);
+    if (level < 0) {
+      outgrown = MAX(outgrown, i);
+      continue;
+    }
+    const int cell = views[level].index_of(x[i]);
     if (cell >= 0)
-      atom2cell[i] = level.first_cell + cell;
+      atom2cell[i] = views[level].first_cell + cell;
     else if (i < nlocal)
-      error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
+      outside = MAX(outside, i);
   }
+  if (outgrown >= 0) level_of_atom(radius[outgrown]);    // stops with the error
+  if (outside >= 0)
+    error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell);
+  pack_positions();
+}
+
+/* ----------------------------------------------------------------------
+   x, y, z, radius of the atom in each slot: the pair search reads a row of cells
+   as one contiguous stretch
+------------------------------------------------------------------------- */
+
+void NBinHGrid::pack_positions()
+{
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const int nslots = cells.starts()[cells.num_cells()];
+  const int *slots = cells.particles();
+  if (packed.size() < 4 * (std::size_t) nslots) packed.resize(4 * (std::size_t) nslots);
+  double *p = packed.data();
+  const int nthreads = comm->nthreads;
+
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static)
+#endif
+  for (int s = 0; s < nslots; s++) {
+    const int j = slots[s];
+    p[4 * s] = x[j][0];
+    p[4 * s + 1] = x[j][1];
+    p[4 * s + 2] = x[j][2];
+    p[4 * s + 3] = radius[j];
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -225,5 +273,6 @@ int NBinHGrid::level_of_atom(double r) const
 
 double NBinHGrid::memory_usage()
 {
-  return (double) maxatom * sizeof(int) + cells.memory_bytes();
+  return (double) maxatom * sizeof(int) + cells.memory_bytes() +
+      (double) packed.capacity() * sizeof(double);
 }

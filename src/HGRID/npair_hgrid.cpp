@@ -26,14 +26,18 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them
+// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them;
+// candidates from the copy in cell order (NBinHGrid::packed: x, y, z, r per slot)
 struct AtomArrays {
   double *const *x;
   const double *r;
   const tagint *t;
   double tolerance;    // images of one atom within it count as equal coordinates
+  const double *packed;
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
+  double pos_at(int s, int, int d) const { return packed[4 * s + d]; }
+  double radius_at(int s, int) const { return packed[4 * s + 3]; }
   tagint tag(int j) const { return t[j]; }
   double image_tolerance() const { return tolerance; }
 };
@@ -131,6 +135,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
   const double start_time = platform::walltime();
   const int nlocal = owned_atoms();
   hgrid::SearchCounters count;
+  find_ghost_partners(count);
   list->ipage[0].reset();
   build_rows(list, 0, nlocal, list->ipage[0], count);
   list->inum = nlocal;
@@ -147,6 +152,72 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::owned_atoms() const
 }
 
 /* ----------------------------------------------------------------------
+   the grid of the bins with the same-level rows of the stencil
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+hgrid::GridView NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::search_grid() const
+{
+  hgrid::GridView grid = hbin->view();
+  grid.level_rows = hstencil->level_rows.data();
+  grid.rows = hstencil->rows.data();
+  grid.ghosts_searched_down = HALF && NEWTON && grid.topdown && grid.nlevels > 1;
+  return grid;
+}
+
+/* ----------------------------------------------------------------------
+   Top-Down half newton-on lists: every binned ghost above the lowest level
+   searches the levels below it for owned partners (hgrid::PairSearch::owned_below);
+   the pairs, sorted by owned atom (counting sort), join those rows in build_rows
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchCounters &count)
+{
+  ghost_start.clear();
+  const hgrid::GridView grid = search_grid();
+  if (!grid.ghosts_searched_down) return;
+  const int nlocal = owned_atoms();
+  const int nall = atom->nlocal + atom->nghost;
+  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom,
+                         hbin->packed_positions()};
+  const int *atom2cell = hbin->atom2cell;
+  ghost_pairs.clear();
+  for (int g = atom->nlocal; g < nall; g++) {
+    const int cell = atom2cell[g];
+    if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
+    auto visit = [&](int j, double, double, double, double, double) {
+      ghost_pairs.emplace_back(j, g);
+    };
+    hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal,
+                                                      planner->skin(), count, visit);
+  }
+  ghost_start.assign(nlocal + 1, 0);
+  for (const auto &p : ghost_pairs) ghost_start[p.first + 1]++;
+  for (int i = 0; i < nlocal; i++) ghost_start[i + 1] += ghost_start[i];
+  ghost_partner.resize(ghost_pairs.size());
+  std::vector<int> next(ghost_start.begin(), ghost_start.end() - 1);
+  for (const auto &p : ghost_pairs) ghost_partner[next[p.first]++] = p.second;
+}
+
+/* ----------------------------------------------------------------------
+   the larger ghost partners find_ghost_partners() found for owned atom i
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+template <class Visit>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::append_ghost_partners(int i, Visit &visit) const
+{
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  for (int k = ghost_start[i]; k < ghost_start[i + 1]; k++) {
+    const int j = ghost_partner[k];
+    const double delx = x[i][0] - x[j][0], dely = x[i][1] - x[j][1], delz = x[i][2] - x[j][2];
+    visit(j, delx, dely, delz, delx * delx + dely * dely + delz * delz, radius[i] + radius[j]);
+  }
+}
+
+/* ----------------------------------------------------------------------
    rows of the owned atoms [ifrom, ito), each at ilist[i] = i, appended to ipage
 ------------------------------------------------------------------------- */
 
@@ -156,10 +227,9 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
                                                          hgrid::SearchCounters &count)
 {
   const int nlocal = owned_atoms();
-  hgrid::GridView grid = hbin->view();
-  grid.level_rows = hstencil->level_rows.data();
-  grid.rows = hstencil->rows.data();
-  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
+  const hgrid::GridView grid = search_grid();
+  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom,
+                         hbin->packed_positions()};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
 
@@ -174,6 +244,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
     };
     hgrid::PairSearch<HALF, NEWTON, TRI>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin,
                                                     count, visit);
+    if (!ghost_start.empty()) append_ghost_partners(i, visit);
     list->ilist[i] = i;
     list->firstneigh[i] = neighptr;
     list->numneigh[i] = n;

@@ -59,6 +59,9 @@ NPairStyle(half/size/hgrid/newton/tri/atomonly,
 
 #include "libhgrid/pair_search.h"
 
+#include <utility>
+#include <vector>
+
 namespace LAMMPS_NS {
 
 /* Granular size lists from a hierarchical grid: the pair search is
@@ -110,6 +113,15 @@ class NPairHGrid : public NPairHGridBase {
   void build_rows(class NeighList *list, int ifrom, int ito, MyPage<int> &ipage,
                   hgrid::SearchCounters &count);
   int owned_atoms() const;
+  // the grid as the pair search reads it, stencil rows included
+  hgrid::GridView search_grid() const;
+  // Top-Down half newton-on lists: owned partners of every larger ghost, searched
+  // down from the ghost (few) instead of up from every owned atom near a face
+  // (many), stored by owned atom (ghost_start, ghost_partner) before build_rows
+  void find_ghost_partners(hgrid::SearchCounters &count);
+  std::vector<int> ghost_start, ghost_partner;
+  template <class Visit> void append_ghost_partners(int i, Visit &visit) const;
+  std::vector<std::pair<int, int>> ghost_pairs;    // (owned, ghost), scratch
 };
 
 }    // namespace LAMMPS_NS

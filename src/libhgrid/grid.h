@@ -57,6 +57,9 @@ struct LevelView {
   double edge[3] = {1, 1, 1}, inv[3] = {1, 1, 1};
   int nglobal[3] = {1, 1, 1};                   ///< cells filling the box
   int wlo[3] = {0, 0, 0}, wn[3] = {1, 1, 1};    ///< first global cell and size of the window
+  /// global cells ilo..ihi lie wholly inside the owner's subdomain, so they hold no
+  /// ghost particle (set_interior; empty by default: any cell may hold ghosts)
+  int ilo[3] = {1, 1, 1}, ihi[3] = {0, 0, 0};
 
   /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
   [[nodiscard]] HGRID_INLINE int coord(int d, double x) const
@@ -103,6 +106,22 @@ struct LevelView {
     return r;
   }
   [[nodiscard]] HGRID_INLINE int num_cells() const { return wn[0] * wn[1] * wn[2]; }
+  /// True if every cell of \p r lies wholly inside the subdomain (no ghost there).
+  [[nodiscard]] HGRID_INLINE bool interior(const CellRange &r) const
+  {
+    return r.lo[0] >= ilo[0] && r.hi[0] <= ihi[0] && r.lo[1] >= ilo[1] && r.hi[1] <= ihi[1] &&
+        r.lo[2] >= ilo[2] && r.hi[2] <= ihi[2];
+  }
+  /// \brief Mark the cells wholly inside the orthogonal subdomain [\p lo, \p hi)
+  /// as interior (cells of a triclinic box are left without an interior).
+  HGRID_INLINE void set_interior(const double *lo, const double *hi)
+  {
+    for (int d = 0; d < 3; ++d) {
+      ilo[d] = coord(d, lo[d]) + 1;
+      ihi[d] = coord(d, hi[d]) - 1;
+    }
+    if (dimension == 2) ilo[2] = ihi[2] = 0;
+  }
 };
 
 /// Geometry of one level: actual cell edges and the local window of cells.

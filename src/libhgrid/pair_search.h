@@ -13,11 +13,23 @@
                    no particle of level l outside that box is within r_i + r_j + skin
    Which levels a particle searches (Sect. 2.2):
      full list:            all levels
-     half, newton on:      Top-Down l < h, Bottom-Up l > h: each pair found once
+     half, newton on:      Bottom-Up: l > h, every partner.  Top-Down: l < h for owned
+                           partners, and l > h for ghost partners: a pair with a ghost
+                           is found from its smaller particle, so that no particle is
+                           needed as a ghost further out than its own level reaches
+                           (ghost_searcher_size), whichever the direction
      half, newton off:     that direction for all particles, the other one for ghost
                            partners only, so owned/ghost pairs are found by both owners
+   A search for ghost partners only skips a level when its box lies in cells wholly
+   inside the subdomain (LevelView::interior), where no ghost can be.
    visit(j, delx, dely, delz, rsq, radsum) is called for every j with
-   rsq <= (r_i + r_j + skin)^2, del = x_i - x_j. */
+   rsq <= (r_i + r_j + skin)^2, del = x_i - x_j.
+
+   Atoms is the builder's view of the particles: pos(j, d), radius(j), tag(j),
+   image_tolerance(), and for the candidates of the inner loops pos_at(s, j, d) and
+   radius_at(s, j), where s is j's slot (its place in cell order): the CPU builders
+   read a copy of positions and radii packed in slot order, so that a row of cells
+   is one contiguous stretch of memory; others may ignore s. */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
@@ -48,6 +60,10 @@ struct GridView {
   const RowOffset *rows = nullptr;      ///< same-level stencil rows of all levels
   const int *cell_start = nullptr;    ///< slots of global cell g: [cell_start[g], cell_start[g+1])
   const int *slots = nullptr;         ///< particle indices sorted by (cell, index)
+  /// Top-Down half newton-on lists: the builder found the pairs of owned particles with
+  /// larger ghosts itself (PairSearch::owned_below from each ghost), so neighbors()
+  /// does not search upward for them
+  bool ghosts_searched_down = false;
 
   /// Level of a particle of cutoff diameter \p c: the first whose size holds it, as
   /// hgrid::level_of() on the layout; -1 if c exceeds the top level.
@@ -69,6 +85,9 @@ struct GridView {
     return h;
   }
 };
+
+/// Which partners a cross-level search considers.
+enum class Partners { All, Owned, Ghosts };
 
 /// Work done by a search, for comparison with the cost model.
 struct SearchCounters {
@@ -100,9 +119,25 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     for (int l = 0; l < g.nlevels; ++l) {
       if (l == ilevel) continue;
       const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
-      if (HALF && NEWTON && !primary) continue;
-      other_level(g, q, g.levels[l], HALF && !primary, count, visit);
+      Partners which = HALF && !primary ? Partners::Ghosts : Partners::All;
+      if (HALF && NEWTON && !primary && (!g.topdown || g.ghosts_searched_down)) continue;
+      if (HALF && NEWTON && primary && g.topdown) which = Partners::Owned;
+      other_level(g, q, g.levels[l], which, count, visit);
     }
+  }
+
+  /// \brief Owned partners of particle \p i (a ghost) on the levels below its own: the
+  /// pairs of owned particles with a larger ghost, found from the ghost's side
+  /// (GridView::ghosts_searched_down).
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void owned_below(const GridView &g, const Atoms &atoms, int i, int icell,
+                                       int nlocal, double skin, SearchCounters &count, Visit &visit)
+  {
+    const Query<Atoms> q{atoms,           i,
+                         nlocal,          {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
+                         atoms.radius(i), skin};
+    const int ilevel = g.level_of_cell(icell);
+    for (int l = 0; l < ilevel; ++l) other_level(g, q, g.levels[l], Partners::Owned, count, visit);
   }
 
   /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
@@ -120,19 +155,20 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
       for (int s = g.cell_start[c0]; s < end; ++s) {
         const int j = g.slots[s];
         if (filtered && same_level_skips(q, j)) continue;
-        test(q, j, count, visit);
+        test(q, s, j, count, visit);
       }
     }
   }
 
-  /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells.
+  /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells;
+  /// only the partners \p which.
   template <class Atoms, class Visit>
   static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
-                                       const LevelView &lv, bool ghosts_only, SearchCounters &count,
+                                       const LevelView &lv, Partners which, SearchCounters &count,
                                        Visit &visit)
   {
     const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
-    if (r.empty()) return;
+    if (r.empty() || (which == Partners::Ghosts && lv.interior(r))) return;
     const int rowlength = r.hi[0] - r.lo[0] + 1;
     for (int cz = r.lo[2]; cz <= r.hi[2]; ++cz)
       for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy) {
@@ -141,8 +177,8 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
         count.cells_visited += rowlength;
         for (int s = g.cell_start[c0]; s < end; ++s) {
           const int j = g.slots[s];
-          if (ghosts_only && j < q.nlocal) continue;
-          test(q, j, count, visit);
+          if (which != Partners::All && (j < q.nlocal) != (which == Partners::Owned)) continue;
+          test(q, s, j, count, visit);
         }
       }
   }
@@ -173,16 +209,17 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     return q.atoms.pos(j, 0) < q.xi[0];
   }
 
-  /// Distance check of (i, j): visit j if within r_i + r_j + skin.
+  /// Distance check of (i, j), j in slot \p s: visit j if within r_i + r_j + skin.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count, Visit &visit)
+  static HGRID_INLINE void test(const Query<Atoms> &q, int s, int j, SearchCounters &count,
+                                Visit &visit)
   {
     ++count.distance_checks;
-    const double delx = q.xi[0] - q.atoms.pos(j, 0);
-    const double dely = q.xi[1] - q.atoms.pos(j, 1);
-    const double delz = q.xi[2] - q.atoms.pos(j, 2);
+    const double delx = q.xi[0] - q.atoms.pos_at(s, j, 0);
+    const double dely = q.xi[1] - q.atoms.pos_at(s, j, 1);
+    const double delz = q.xi[2] - q.atoms.pos_at(s, j, 2);
     const double rsq = delx * delx + dely * dely + delz * delz;
-    const double radsum = q.ri + q.atoms.radius(j);
+    const double radsum = q.ri + q.atoms.radius_at(s, j);
     const double cut = radsum + q.skin;
     if (rsq <= cut * cut) visit(j, delx, dely, delz, rsq, radsum);
   }

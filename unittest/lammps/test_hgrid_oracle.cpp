@@ -250,25 +250,55 @@ TEST(HGridGhosts, BySizeByDefaultNoMoreThanMulti)
   EXPECT_LE(hgrid_default, ghosts(spec, "multi", "multi", intervals({2, 8, 32, 60.001})));
 }
 
-// a one-way Bottom-Up search (half lists, newton on) reads an atom only from atoms of
-// its own or smaller levels: each size class is sent only as far as those reach, as
-// multi's reduce/multi does; not with newton off (larger atoms search smaller ones
+// half lists with newton on read an atom as a ghost only from atoms of its own or
+// smaller levels, in either search direction (Top-Down finds a pair with a ghost from
+// the smaller particle): each size class is sent only as far as its level reaches, as
+// multi's reduce/multi does; not with newton off (larger atoms search smaller ghosts
 // too) or while fix hgrid/tune may re-level.  The lists stay exact (also under MPI).
-TEST(HGridGhosts, BottomUpSendsEachSizeOnlyAsFarAsItsSearchers)
+TEST(HGridGhosts, HalfNewtonOnListsSendEachSizeOnlyAsFarAsItsLevel)
 {
   SystemSpec spec = ghost_test_system();
   const std::string levels = "hgrid levels 3 6.0 20.0 60.2";
-  spec.neighbor = levels + " search bottomup";
-  auto lmp = make_system(spec);
-  const double bu = ghosts_of(lmp.get());
-  expect_pair_list_matches_oracle(lmp.get(), spec.newton, "with reduced ghost cutoffs");
-  const double td = ghosts(spec, levels + " search topdown", "");
-  EXPECT_LT(bu, 0.8 * td);
-  EXPECT_EQ(ghosts(spec, levels + " search bottomup", "", "", {"fix tune all hgrid/tune 100"}), td);
+  double reduced[2];
+  for (int topdown : {0, 1}) {
+    spec.neighbor = levels + (topdown ? " search topdown" : " search bottomup");
+    auto lmp = make_system(spec);
+    reduced[topdown] = ghosts_of(lmp.get());
+    expect_pair_list_matches_oracle(lmp.get(), spec.newton,
+                                    spec.neighbor + " with reduced ghost cutoffs");
+  }
+  EXPECT_EQ(reduced[0], reduced[1]);
+  const double full =
+      ghosts(spec, levels + " search topdown", "", "", {"fix tune all hgrid/tune 100"});
+  EXPECT_LT(reduced[1], 0.8 * full);
+  EXPECT_EQ(ghosts(spec, levels + " search bottomup", "", "", {"fix tune all hgrid/tune 100"}),
+            full);
   SystemSpec newtoff = spec;
   newtoff.newton = false;
   EXPECT_EQ(ghosts(newtoff, levels + " search bottomup", ""),
             ghosts(newtoff, levels + " search topdown", ""));
+  EXPECT_EQ(ghosts(newtoff, levels + " search topdown", ""), full);
+}
+
+// Top-Down with newton on: a small atom 1.5 inside a periodic face and a larger atom of
+// the level above across it (10.5 apart, cutoff 11.1) are a pair of the small atom's
+// row, found from the larger atom's ghost image (which is sent out only as far as its
+// level reaches); the small atom's image is not sent that far
+TEST(HGridGhosts, TopDownFindsPairsWithLargerGhostsFromTheGhost)
+{
+  for (const char *search : {"topdown", "bottomup"}) {
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    commands(lmp.get(),
+             {"atom_style sphere 1", "comm_modify vel yes", "region box block 0 40 0 40 0 40",
+              "create_box 1 box", "create_atoms 1 single 1.5 20 20",
+              "create_atoms 1 single 31 20 20", "set atom 1 diameter 2.0",
+              "set atom 2 diameter 20.0",
+              "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
+              std::string("neighbor 0.1 hgrid levels 2 3 21 search ") + search, "run 0 post no"});
+    expect_pair_list_matches_oracle(lmp.get(), true, std::string("search ") + search);
+    const PairCounts expected = oracle(lmp.get(), ListKind::HalfNewton);
+    EXPECT_EQ(expected.size(), 1u) << "the test needs the one pair across the face";
+  }
 }
 
 // the reduced ghost cutoff of a size class still covers the larger atoms of its level:

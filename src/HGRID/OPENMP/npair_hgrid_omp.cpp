@@ -32,7 +32,9 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 {
   const double start_time = platform::walltime();
   const int nlocal = this->owned_atoms();
-  long long visited = 0, checks = 0;
+  hgrid::SearchCounters ghosts;
+  this->find_ghost_partners(ghosts);
+  long long visited = ghosts.cells_visited, checks = ghosts.distance_checks;
 #if defined(_OPENMP)
   omp_set_num_threads(this->comm->nthreads);
 #pragma omp parallel reduction(+ : visited, checks)
