@@ -11,6 +11,7 @@
 
 #include "atom.h"
 #include "atom_vec.h"
+#include "comm.h"
 #include "domain.h"
 #include "error.h"
 #include "force.h"
@@ -182,16 +183,38 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom,
                          hbin->packed_positions()};
   const int *atom2cell = hbin->atom2cell;
-  ghost_pairs.clear();
-  for (int g = atom->nlocal; g < nall; g++) {
-    const int cell = atom2cell[g];
-    if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
-    auto visit = [&](int j, double, double, double, double, double) {
-      ghost_pairs.emplace_back(j, g);
-    };
-    hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal,
-                                                      planner->skin(), count, visit);
+  const double skin = planner->skin();
+  // contiguous ranges of ghosts taken in turn by the threads (package omp), joined in
+  // range order: the same pairs in the same order for any number of threads
+  const int nthreads = comm->nthreads;
+  const int nranges = nthreads > 1 ? 8 * nthreads : 1;
+  std::vector<std::vector<std::pair<int, int>>> found(nranges);
+  long long visited = 0, checks = 0;
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(dynamic) \
+    reduction(+ : visited, checks)
+#endif
+  for (int t = 0; t < nranges; t++) {
+    const int nghost = nall - atom->nlocal;
+    const int first = atom->nlocal + static_cast<int>((long long) nghost * t / nranges);
+    const int last = atom->nlocal + static_cast<int>((long long) nghost * (t + 1) / nranges);
+    hgrid::SearchCounters c;
+    for (int g = first; g < last; g++) {
+      const int cell = atom2cell[g];
+      if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
+      auto visit = [&](int j, double, double, double, double, double) {
+        found[t].emplace_back(j, g);
+      };
+      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
+                                                        visit);
+    }
+    visited += c.cells_visited;
+    checks += c.distance_checks;
   }
+  count.cells_visited += visited;
+  count.distance_checks += checks;
+  ghost_pairs.clear();
+  for (const auto &f : found) ghost_pairs.insert(ghost_pairs.end(), f.begin(), f.end());
   ghost_start.assign(nlocal + 1, 0);
   for (const auto &p : ghost_pairs) ghost_start[p.first + 1]++;
   for (int i = 0; i < nlocal; i++) ghost_start[i + 1] += ghost_start[i];
