@@ -6,9 +6,12 @@ usage: run_bench.py --lmp build/lmp [--n 100000] [--omega 1,10,100] [--alpha 0,-
                     [--nu 0.3,0.6] [--dim 3] [--steps 5] [--repeat 3] [--timeout 600] [--np 1]
                     [--csv bench.csv] [--png bench.png] [--quick]
 
-For every (dim, N, nu, alpha, omega) it runs in.bench under each style and records
-the neighbor time per build (Neigh / list builds), the pairs found and the memory
-per rank LAMMPS reports, and the ratio to monodisperse bin at the same N, nu, dim.
+For every (dim, N, nu, alpha, omega) it runs in.bench under each style (bin, multi,
+hgrid; bin and hgrid also with the OPENMP package, 1 and 2 threads) and records the
+neighbor time per build (Neigh / list builds), the whole step (Loop / steps) and the
+ghost communication per step (Comm / steps), the pairs found, the memory per rank
+LAMMPS reports, and the ratios of build and Comm time to monodisperse bin at the
+same N, nu, dim.
 A run that exceeds the timeout or the memory limit (--mem-gb; not applied to an lmp
 built with AddressSanitizer) is recorded as such.
 Timings on a shared machine drift: every run that takes less than --repeat-below
@@ -40,17 +43,24 @@ def multi_bounds(omega, ratio):
     return bounds
 
 
+OMP = ["-sf", "omp", "-pk", "omp"]
+
+
 def styles(omega):
-    """(label, style, extra -var pairs) for one omega"""
-    out = [("bin", "bin", [])]
+    """(label, style, extra -var pairs, extra lmp arguments) for one omega"""
+    out = [("bin", "bin", [], [])]
     for ratio in (2, 4):
         bounds = multi_bounds(max(omega, 1.0), ratio)
         for hash_ in ("no", "yes"):
             out.append(("multi x%d%s" % (ratio, " hash" if hash_ == "yes" else ""), "multi",
                         ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds),
-                         "hash", hash_]))
-    out.append(("hgrid", "hgrid", []))
-    out.append(("hgrid comm single", "hgrid", ["comm", "single"]))
+                         "hash", hash_], []))
+    out.append(("hgrid", "hgrid", [], []))
+    out.append(("hgrid comm single", "hgrid", ["comm", "single"], []))
+    # the OPENMP package (gran/hooke/omp, hgrid's /omp lists): 1 and 2 threads per rank
+    out.append(("bin omp 2", "bin", [], OMP + ["2"]))
+    for threads in ("1", "2"):
+        out.append(("hgrid omp " + threads, "hgrid", [], OMP + [threads]))
     return out
 
 
@@ -67,10 +77,10 @@ def uses_asan(lmp):
         return False
 
 
-def run_one(args, case, style, extra, workdir):
+def run_one(args, case, style, extra, workdir, lmp_args=()):
     log = os.path.join(workdir, "log.bench")
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
-           "-nocite", "-var", "style", style, "-var", "steps", str(args.steps)]
+           "-nocite", "-var", "style", style, "-var", "steps", str(args.steps)] + list(lmp_args)
     for key in ("n", "omega", "alpha", "nu", "dim"):
         cmd += ["-var", key, str(case[key])]
     for i in range(0, len(extra), 2):
@@ -105,20 +115,24 @@ def run_one(args, case, style, extra, workdir):
     pairs = re.search(r"^Total # of neighbors = (\d+)", text, re.M)
     mem = re.search(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| \S+ \| (\S+)", text, re.M)
     ghosts = re.search(r"^Nghost:\s*(\S+) ave", text, re.M)
+    loop = re.search(r"^Loop time of (\S+) on", text, re.M)
+    comm = re.search(r"^Comm\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     nb = int(builds.group(1))
     return {"status": "ok", "wall": wall, "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
+            "ms_per_step": 1000.0 * float(loop.group(1)) / args.steps if loop else float("nan"),
+            "comm_ms_per_step": 1000.0 * float(comm.group(1)) / args.steps if comm else float("nan"),
             "pairs": int(pairs.group(1)) if pairs else -1,
             "mem_mb": float(mem.group(1)) if mem else float("nan"),
             "ghosts": float(ghosts.group(1)) if ghosts else float("nan")}
 
 
-def run_best(args, case, style, extra, workdir):
+def run_best(args, case, style, extra, workdir, lmp_args=()):
     """run_one, repeated while runs are short; the fastest build time is kept"""
-    best = run_one(args, case, style, extra, workdir)
+    best = run_one(args, case, style, extra, workdir, lmp_args)
     for _ in range(args.repeat - 1):
         if best["status"] != "ok" or best["wall"] > args.repeat_below:
             break
-        r = run_one(args, case, style, extra, workdir)
+        r = run_one(args, case, style, extra, workdir, lmp_args)
         if r["status"] == "ok" and r["ms_per_build"] < best["ms_per_build"]:
             best = r
     return best
@@ -152,36 +166,45 @@ def main():
 
     rows, ok = [], True
     fields = ["dim", "n", "nu", "alpha", "omega", "style", "status", "ms_per_build",
-              "us_per_atom", "vs_mono_bin", "pairs", "mem_mb", "ghosts_per_rank"]
-    print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (
-        "d", "N", "nu", "alpha", "omega", "style", "ms/build", "vs mono", "MB/rank", "pairs"))
+              "us_per_atom", "vs_mono_bin", "ms_per_step", "comm_ms_per_step", "comm_vs_mono",
+              "pairs", "mem_mb", "ghosts_per_rank"]
+    header = "%3s %8s %5s %5s %6s %-17s %10s %8s %9s %9s %8s %8s %10s"
+    print(header % ("d", "N", "nu", "alpha", "omega", "style", "ms/build", "vs mono", "ms/step",
+                    "comm/step", "vs mono", "MB/rank", "pairs"))
     for dim in args.dim.split(","):
         for n in args.n.split(","):
             for nu in args.nu.split(","):
                 mono = run_best(args, {"n": n, "omega": 1, "alpha": 0, "nu": nu, "dim": dim},
                                 "bin", [], args.workdir)
                 base = mono.get("ms_per_build")
+                base_comm = mono.get("comm_ms_per_step")
                 for alpha in args.alpha.split(","):
                     for omega in args.omega.split(","):
                         case = {"n": n, "omega": omega, "alpha": alpha, "nu": nu, "dim": dim}
                         pairs = set()
-                        for label, style, extra in styles(float(omega)):
+                        for label, style, extra, lmp_args in styles(float(omega)):
                             if wanted and label not in wanted:
                                 continue
-                            r = run_best(args, case, style, extra, args.workdir)
+                            r = run_best(args, case, style, extra, args.workdir, lmp_args)
                             row = dict(case, style=label, status=r["status"])
                             if r["status"] == "ok":
                                 row.update(ms_per_build="%.4g" % r["ms_per_build"],
                                            us_per_atom="%.4g" % (1000.0 * r["ms_per_build"] / int(n)),
                                            vs_mono_bin="%.3g" % (r["ms_per_build"] / base) if base else "",
+                                           ms_per_step="%.4g" % r["ms_per_step"],
+                                           comm_ms_per_step="%.4g" % r["comm_ms_per_step"],
+                                           comm_vs_mono="%.3g" % (r["comm_ms_per_step"] / base_comm)
+                                           if base_comm else "",
                                            pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"],
                                            ghosts_per_rank="%.0f" % r["ghosts"])
                                 pairs.add(r["pairs"])
                             rows.append(row)
-                            print("%3s %8s %5s %5s %6s %-16s %12s %10s %8s %10s" % (
+                            print(header % (
                                 dim, n, nu, alpha, omega, label,
                                 row.get("ms_per_build", r["status"][:12]), row.get("vs_mono_bin", "-"),
-                                row.get("mem_mb", "-"), row.get("pairs", "-")), flush=True)
+                                row.get("ms_per_step", "-"), row.get("comm_ms_per_step", "-"),
+                                row.get("comm_vs_mono", "-"), row.get("mem_mb", "-"),
+                                row.get("pairs", "-")), flush=True)
                         if len(pairs) > 1:
                             print("ERROR: styles disagree on the number of pairs: %s" % sorted(pairs))
                             ok = False
