@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Run one LAMMPS input under several neighbor styles and print a comparison table.
 
-usage: compare_styles.py --lmp PATH/lmp --input in.FILE [--styles bin,multi,hgrid]
+usage: compare_styles.py --lmp PATH/lmp --input in.FILE [--styles bin,multi,hgrid,hgrid+omp2]
                          [--np N] [--var NAME VALUE ...]
-The input must select its neighbor style from the index variable 'style'.
-Reported per style: neighbor time (total and per build), pair time, loop time,
-number of neighbor pairs, list builds and the per-rank memory LAMMPS reports.
+The input must select its neighbor style from the index variable 'style'; a style
+written NAME+ompT runs NAME with the OPENMP package on T threads per rank
+(-sf omp -pk omp T).  Reported per style: neighbor time (total and per build), pair
+time, loop time (total and per step), number of neighbor pairs, list builds, the
+per-rank memory LAMMPS reports, and the Neigh and Loop times relative to bin's and
+the Loop time relative to multi's.
 """
 import argparse
 import os
@@ -24,6 +27,7 @@ def parse_log(text):
         "neigh": sum(column(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)")),
         "pair": sum(column(r"^Pair\s*\|\s*\S+\s*\|\s*(\S+)")),
         "loop": sum(column(r"^Loop time of (\S+)")),
+        "steps": sum(column(r"^Loop time of \S+ on \d+ procs for (\d+) steps", int)),
         "pairs": pairs[-1] if pairs else None,
         "builds": sum(column(r"^Neighbor list builds = (\d+)", int)),
         "memory": max(memory) if memory else 0.0,
@@ -31,10 +35,13 @@ def parse_log(text):
     }
 
 
-def run(args, style):
-    log = os.path.join(args.workdir, "log.%s" % style)
+def run(args, label):
+    style, _, threads = label.partition("+omp")
+    log = os.path.join(args.workdir, "log.%s" % label.replace("+", "_"))
     cmd = [args.lmp, "-in", os.path.abspath(args.input), "-var", "style", style, "-log", log,
            "-screen", "none"]
+    if threads:
+        cmd += ["-sf", "omp", "-pk", "omp", threads]
     for name, value in args.var:
         cmd += ["-var", name, value]
     if args.np > 1:
@@ -52,7 +59,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lmp", required=True)
     p.add_argument("--input", required=True)
-    p.add_argument("--styles", default="bin,multi,hgrid")
+    p.add_argument("--styles", default="bin,multi,hgrid,hgrid+omp2")
     p.add_argument("--np", type=int, default=1)
     p.add_argument("--var", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     p.add_argument("--workdir", default=".")
@@ -64,23 +71,29 @@ def main():
     args.workdir = os.path.abspath(args.workdir)
 
     results = {s: run(args, s) for s in args.styles.split(",")}
-    header = "%-7s %10s %10s %9s %9s %10s %7s %9s %8s %8s" % (
-        "style", "Neigh [s]", "ms/build", "Pair [s]", "Loop [s]", "pairs", "builds",
-        "MB/rank", "relevel", "vs bin")
+    line = "%-10s %9s %8s %8s %8s %8s %8s %6s %7s %7s %10s %10s %10s"
+    header = line % ("style", "Neigh [s]", "ms/build", "Pair [s]", "Loop [s]", "ms/step",
+                     "pairs", "builds", "MB/rank", "relevel", "Neigh: bin", "Loop: bin",
+                     "Loop: multi")
     print(header)
     print("-" * len(header))
-    base = results.get("bin", {}).get("neigh")
+
+    def ratio(label, key, value):
+        ref = results.get(label, {}).get(key)
+        return "%.1fx" % (ref / value) if ref and value else "-"
+
     ok = True
     for style, r in results.items():
         if "error" in r or not r.get("builds"):
-            print("%-7s failed: %s" % (style, r.get("error", "no timing in log")))
+            print("%-10s failed: %s" % (style, r.get("error", "no timing in log")))
             ok = False
             continue
-        per_build = 1000.0 * r["neigh"] / r["builds"]
-        speedup = "%.1fx" % (base / r["neigh"]) if base and r["neigh"] else "-"
-        print("%-7s %10.3f %10.2f %9.3f %9.3f %10s %7d %9.2f %8d %8s" % (
-            style, r["neigh"], per_build, r["pair"], r["loop"], r["pairs"], r["builds"],
-            r["memory"], r["relevels"], speedup))
+        print(line % (style, "%.3f" % r["neigh"], "%.2f" % (1000.0 * r["neigh"] / r["builds"]),
+                      "%.3f" % r["pair"], "%.3f" % r["loop"],
+                      "%.2f" % (1000.0 * r["loop"] / r["steps"]) if r["steps"] else "-",
+                      r["pairs"], r["builds"], "%.2f" % r["memory"], r["relevels"],
+                      ratio("bin", "neigh", r["neigh"]), ratio("bin", "loop", r["loop"]),
+                      ratio("multi", "loop", r["loop"])))
     pairs = {r["pairs"] for r in results.values() if r.get("pairs") is not None}
     if args.same_pairs and len(pairs) > 1:
         print("ERROR: the styles found different numbers of neighbor pairs: %s" % sorted(pairs))
