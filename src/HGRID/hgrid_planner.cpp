@@ -31,6 +31,12 @@ using MathConst::MY_PI;
 
 // bins of the radius histogram handed to the cost model
 static constexpr int HISTOGRAM_BINS = 128;
+// comm mode multi (ghosts by size class) where one ghost cutoff would bring at least
+// this many ghosts per owned atom: below it the per-atom bookkeeping of the classes
+// (every step) costs more than the ghosts they save (measured on 2-core runs of
+// examples/benchmarks: mode single was faster up to 0.47, multi from 0.61)
+static constexpr double MULTI_GHOST_RATIO = 0.5;
+
 // diameter bound of the top atom collection: every larger atom belongs to it
 static constexpr double UNBOUNDED = 1.0e300;
 // cells along the longest box edge of the placeholder level of an empty box
@@ -326,17 +332,35 @@ hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::Syst
 /* ----------------------------------------------------------------------
    size-dependent ghost cutoffs by default: unless comm_modify set the mode or
    a ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
-   cutoff, the communication runs in mode multi with the ghost size classes as
-   the atom collections (publish_collections); called before Comm::init()
+   cutoff, or one cutoff brings few ghosts anyway (ghost_shell_ratio), the
+   communication runs in mode multi with the ghost size classes as the atom
+   collections (publish_collections); called before Comm::init()
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::choose_comm_mode()
 {
   if (comm->mode_user) return;
-  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists()) ? Comm::MULTI
-                                                                        : Comm::SINGLE;
+  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists() &&
+                    ghost_shell_ratio() >= MULTI_GHOST_RATIO)
+      ? Comm::MULTI
+      : Comm::SINGLE;
   if (mode != auto_mode) logged = 0;    // log the change
   comm->mode = auto_mode = mode;
+}
+
+/* ----------------------------------------------------------------------
+   ghosts per owned atom one ghost cutoff (the largest neighbor cutoff) would
+   bring at uniform density: (1 + 2 c / l)^d - 1 for subdomain edges l
+------------------------------------------------------------------------- */
+
+double HGridPlanner::ghost_shell_ratio() const
+{
+  double shell = 1.0;
+  for (int d = 0; d < domain->dimension; d++) {
+    const double edge = domain->prd[d] / comm->procgrid[d];
+    shell *= 1.0 + 2.0 * neighbor->cutneighmax / edge;
+  }
+  return shell - 1.0;
 }
 
 void HGridPlanner::release_comm_mode()
@@ -445,7 +469,11 @@ std::string HGridPlanner::ghost_cutoffs_description() const
                                        : "default; comm_modify mode single for one cutoff");
   if (comm->mode_user) return "one for all levels (comm_modify mode single)";
   if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
-  return "one for all levels (lists of other pair styles or computes need it)";
+  if (other_binned_lists())
+    return "one for all levels (lists of other pair styles or computes need it)";
+  return fmt::format("one for all levels (it brings {:.2g} ghosts per atom, < {}: size "
+                     "classes would not pay; comm_modify mode multi for them)",
+                     ghost_shell_ratio(), MULTI_GHOST_RATIO);
 }
 
 void HGridPlanner::attach_bins(const NBin *b)

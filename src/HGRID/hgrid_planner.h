@@ -91,6 +91,7 @@ class HGridPlanner : protected Pointers {
                         const hgrid::PlanSettings &s, double cmax,
                         const hgrid::Layout *near = nullptr);
   void choose_comm_mode();
+  double ghost_shell_ratio() const;
   bool other_binned_lists() const;
   bool kokkos_bins() const;
   void publish_collections();

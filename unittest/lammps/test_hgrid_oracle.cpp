@@ -110,18 +110,20 @@ std::vector<OracleCase> oracle_cases()
             SystemSpec spec = system_of(dist, dim, boundary[0], newton, tilt);
             const double cmin = 2.0 + spec.skin, cmax = 2.0 * dist.omega + spec.skin;
             for (const auto &[lname, args] : layouts(cmin, cmax))
-              for (const std::string comm_mode : {"", "single"}) {
-                // default: ghost cutoffs by size class (mode multi); one ghost cutoff
-                // (mode single) with two layouts; triclinic boxes with two layouts
-                const bool two_layouts = !comm_mode.empty() || tilt != 0.0;
+              for (const std::string comm_mode : {"multi", "single"}) {
+                // ghost cutoffs by size class (mode multi, asked for: these small
+                // systems would get one cutoff by default, HGridGhosts); one ghost
+                // cutoff (mode single) with two layouts; triclinic boxes with two layouts
+                const bool single = comm_mode == "single";
+                const bool two_layouts = single || tilt != 0.0;
                 if (two_layouts && lname != "default" && lname != "manyTD") continue;
-                if (tilt != 0.0 && !comm_mode.empty()) continue;
+                if (tilt != 0.0 && single) continue;
                 spec.neighbor = args;
                 spec.comm_mode = comm_mode;
                 spec.seed = seed++;
                 cases.push_back({dist.name + "_" + std::to_string(dim) + "d_" + boundary + "_" +
                                      (newton ? "newton" : "newtoff") + "_" + lname +
-                                     (comm_mode.empty() ? "" : "_comm" + comm_mode) +
+                                     (single ? "_commsingle" : "") +
                                      (tilt != 0.0 ? "_triclinic" : ""),
                                  spec});
               }
@@ -316,6 +318,26 @@ TEST(HGridGhosts, SmallAtomReachesLargerAtomOfItsLevelAcrossTheBoundary)
             "neighbor 0.1 hgrid levels 2 10 40 search bottomup", "run 0 post no"});
   expect_pair_list_matches_oracle(lmp.get(), true, "small and large atom across a periodic face");
   EXPECT_GT(lmp->atom->nghost, 0);
+}
+
+// the automatic comm mode: ghosts by size class where one ghost cutoff would bring at
+// least 0.5 ghosts per owned atom (a box a few largest diameters wide), one cutoff
+// where it brings few (a wide box of the same particles: the classes' per-atom
+// bookkeeping would cost more than they save); the lists stay exact either way
+TEST(HGridGhosts, AutomaticCommModeFollowsTheGhostShell)
+{
+  for (int wide : {0, 1}) {
+    SystemSpec spec = ghost_test_system();
+    if (wide) {    // 5000 disks, size ratio 3: one cutoff brings ~0.1 ghosts per atom
+      spec.dimension = 2;
+      spec.natoms = 5000;
+      spec.omega = 3.0;
+    }
+    auto lmp = make_system(spec);
+    EXPECT_EQ(lmp->comm->mode, wide ? LAMMPS_NS::Comm::SINGLE : LAMMPS_NS::Comm::MULTI)
+        << describe(spec);
+    expect_pair_list_matches_oracle(lmp.get(), spec.newton, describe(spec));
+  }
 }
 
 // one ghost cutoff whenever the user asks for it or a list of the bin fallback
