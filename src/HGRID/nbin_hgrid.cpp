@@ -178,8 +178,7 @@ hgrid::GridView NBinHGrid::view() const
 
 /* ----------------------------------------------------------------------
    put owned and ghost atoms into the global cell of their level (on the OPENMP
-   package's threads, if it gives more than one), sort them by cell and pack
-   their positions and radii in that order
+   package's threads, if it gives more than one), then sort them by cell
 ------------------------------------------------------------------------- */
 
 void NBinHGrid::bin_atoms()
@@ -222,34 +221,6 @@ void NBinHGrid::bin_atoms()
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell);
-  pack_positions();
-}
-
-/* ----------------------------------------------------------------------
-   x, y, z, radius of the atom in each slot: the pair search reads a row of cells
-   as one contiguous stretch
-------------------------------------------------------------------------- */
-
-void NBinHGrid::pack_positions()
-{
-  double **x = atom->x;
-  const double *radius = atom->radius;
-  const int nslots = cells.starts()[cells.num_cells()];
-  const int *slots = cells.particles();
-  if (packed.size() < 4 * (std::size_t) nslots) packed.resize(4 * (std::size_t) nslots);
-  double *p = packed.data();
-  const int nthreads = comm->nthreads;
-
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static)
-#endif
-  for (int s = 0; s < nslots; s++) {
-    const int j = slots[s];
-    p[4 * s] = x[j][0];
-    p[4 * s + 1] = x[j][1];
-    p[4 * s + 2] = x[j][2];
-    p[4 * s + 3] = radius[j];
-  }
 }
 
 /* ----------------------------------------------------------------------
@@ -273,6 +244,5 @@ int NBinHGrid::level_of_atom(double r) const
 
 double NBinHGrid::memory_usage()
 {
-  return (double) maxatom * sizeof(int) + cells.memory_bytes() +
-      (double) packed.capacity() * sizeof(double);
+  return (double) maxatom * sizeof(int) + cells.memory_bytes();
 }

@@ -55,16 +55,12 @@ class NBinHGrid : public NBin {
   hgrid::GridView view() const;
 
   int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
-  // x, y, z, radius of the binned atoms in slot (cell) order, for the pair search
-  const double *packed_positions() const { return packed.data(); }
 
  protected:
   class HGridPlanner *planner;
   std::vector<hgrid::LevelGrid> grids;
   std::vector<hgrid::LevelView> views;    // of grids, with their first global cell
   hgrid::CellLists cells;
-  std::vector<double> packed;
-  void pack_positions();
 
   bool searched_from_above() const;
   void window(double reach, std::array<double, 3> &lo, std::array<double, 3> &hi) const;

@@ -27,18 +27,14 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them;
-// candidates from the copy in cell order (NBinHGrid::packed: x, y, z, r per slot)
+// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them
 struct AtomArrays {
   double *const *x;
   const double *r;
   const tagint *t;
   double tolerance;    // images of one atom within it count as equal coordinates
-  const double *packed;
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
-  double pos_at(int s, int, int d) const { return packed[4 * s + d]; }
-  double radius_at(int s, int) const { return packed[4 * s + 3]; }
   tagint tag(int j) const { return t[j]; }
   double image_tolerance() const { return tolerance; }
 };
@@ -180,8 +176,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   if (!grid.ghosts_searched_down) return;
   const int nlocal = owned_atoms();
   const int nall = atom->nlocal + atom->nghost;
-  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom,
-                         hbin->packed_positions()};
+  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   // contiguous ranges of ghosts taken in turn by the threads (package omp), joined in
@@ -251,8 +246,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
 {
   const int nlocal = owned_atoms();
   const hgrid::GridView grid = search_grid();
-  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom,
-                         hbin->packed_positions()};
+  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
 

@@ -23,13 +23,7 @@
    A search for ghost partners only skips a level when its box lies in cells wholly
    inside the subdomain (LevelView::interior), where no ghost can be.
    visit(j, delx, dely, delz, rsq, radsum) is called for every j with
-   rsq <= (r_i + r_j + skin)^2, del = x_i - x_j.
-
-   Atoms is the builder's view of the particles: pos(j, d), radius(j), tag(j),
-   image_tolerance(), and for the candidates of the inner loops pos_at(s, j, d) and
-   radius_at(s, j), where s is j's slot (its place in cell order): the CPU builders
-   read a copy of positions and radii packed in slot order, so that a row of cells
-   is one contiguous stretch of memory; others may ignore s. */
+   rsq <= (r_i + r_j + skin)^2, del = x_i - x_j. */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
@@ -155,7 +149,7 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
       for (int s = g.cell_start[c0]; s < end; ++s) {
         const int j = g.slots[s];
         if (filtered && same_level_skips(q, j)) continue;
-        test(q, s, j, count, visit);
+        test(q, j, count, visit);
       }
     }
   }
@@ -178,7 +172,7 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
         for (int s = g.cell_start[c0]; s < end; ++s) {
           const int j = g.slots[s];
           if (which != Partners::All && (j < q.nlocal) != (which == Partners::Owned)) continue;
-          test(q, s, j, count, visit);
+          test(q, j, count, visit);
         }
       }
   }
@@ -209,17 +203,16 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     return q.atoms.pos(j, 0) < q.xi[0];
   }
 
-  /// Distance check of (i, j), j in slot \p s: visit j if within r_i + r_j + skin.
+  /// Distance check of (i, j): visit j if within r_i + r_j + skin.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void test(const Query<Atoms> &q, int s, int j, SearchCounters &count,
-                                Visit &visit)
+  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count, Visit &visit)
   {
     ++count.distance_checks;
-    const double delx = q.xi[0] - q.atoms.pos_at(s, j, 0);
-    const double dely = q.xi[1] - q.atoms.pos_at(s, j, 1);
-    const double delz = q.xi[2] - q.atoms.pos_at(s, j, 2);
+    const double delx = q.xi[0] - q.atoms.pos(j, 0);
+    const double dely = q.xi[1] - q.atoms.pos(j, 1);
+    const double delz = q.xi[2] - q.atoms.pos(j, 2);
     const double rsq = delx * delx + dely * dely + delz * delz;
-    const double radsum = q.ri + q.atoms.radius_at(s, j);
+    const double radsum = q.ri + q.atoms.radius(j);
     const double cut = radsum + q.skin;
     if (rsq <= cut * cut) visit(j, delx, dely, delz, rsq, radsum);
   }

@@ -26,8 +26,6 @@ struct Particles {
   std::vector<long long> id;    // IDs of images (triclinic test); else the index
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
-  double pos_at(int, int j, int d) const { return x[j][d]; }
-  double radius_at(int, int j) const { return r[j]; }
   long long tag(int j) const { return id.empty() ? j : id[j]; }
   double image_tolerance() const { return 1.0e-6; }
 };

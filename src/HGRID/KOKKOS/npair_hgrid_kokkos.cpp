@@ -33,8 +33,6 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
   double tolerance;    // images of one atom within it count as equal coordinates
   KOKKOS_INLINE_FUNCTION double pos(int j, int d) const { return x(j, d); }
   KOKKOS_INLINE_FUNCTION double radius(int j) const { return r(j); }
-  KOKKOS_INLINE_FUNCTION double pos_at(int, int j, int d) const { return x(j, d); }
-  KOKKOS_INLINE_FUNCTION double radius_at(int, int j) const { return r(j); }
   KOKKOS_INLINE_FUNCTION tagint tag(int j) const { return t(j); }
   KOKKOS_INLINE_FUNCTION double image_tolerance() const { return tolerance; }
 };
