@@ -100,14 +100,19 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     double xi[3], ri, skin;
   };
 
+  template <class Atoms>
+  static HGRID_INLINE Query<Atoms> query(const Atoms &atoms, int i, int nlocal, double skin)
+  {
+    return {atoms, i, nlocal, {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
+            atoms.radius(i), skin};
+  }
+
   /// Every partner of particle \p i; \p icell is its global cell.
   template <class Atoms, class Visit>
   static HGRID_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
                                      int nlocal, double skin, SearchCounters &count, Visit &visit)
   {
-    const Query<Atoms> q{atoms,           i,
-                         nlocal,          {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
-                         atoms.radius(i), skin};
+    const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
     same_level(g, q, icell, ilevel, count, visit);
     for (int l = 0; l < g.nlevels; ++l) {
@@ -127,9 +132,7 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
   static HGRID_INLINE void owned_below(const GridView &g, const Atoms &atoms, int i, int icell,
                                        int nlocal, double skin, SearchCounters &count, Visit &visit)
   {
-    const Query<Atoms> q{atoms,           i,
-                         nlocal,          {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
-                         atoms.radius(i), skin};
+    const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
     for (int l = 0; l < ilevel; ++l) other_level(g, q, g.levels[l], Partners::Owned, count, visit);
   }

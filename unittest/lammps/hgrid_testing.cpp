@@ -444,6 +444,53 @@ void expect_lists_match_oracle(LAMMPS *lmp, bool newton, const std::string &what
   expect_list_matches(lmp, full, ListKind::Full, false, "full size list " + what);
 }
 
+std::vector<NamedSystem> accelerator_systems(const std::vector<bool> &newtons, bool with_pl10,
+                                             int seed)
+{
+  struct Dist {
+    std::string name, kind;
+    double omega;
+    int natoms;
+  };
+  std::vector<Dist> dists = {{"mono", "mono", 1.0, 800},
+                             {"bi20", "bi", 20.0, 800},
+                             {"pl100", "powerlaw", 100.0, 1500}};
+  if (with_pl10) dists.push_back({"pl10", "powerlaw", 10.0, 1000});
+  std::vector<NamedSystem> systems;
+  for (const auto &d : dists)
+    for (int dim : {2, 3})
+      for (bool periodic : {true, false})
+        for (bool newton : newtons)
+          for (double tilt : {0.0, 0.3}) {
+            if (tilt > 0.0 && d.name != "bi20" && d.name != "pl100") continue;
+            SystemSpec s;
+            s.distribution = d.kind;
+            s.omega = d.omega;
+            s.natoms = d.natoms;
+            s.dimension = dim;
+            s.periodic = periodic;
+            s.newton = newton;
+            s.tilt = tilt;
+            s.packing = dim == 2 ? 0.5 : 0.4;
+            s.seed = seed + dim;
+            systems.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
+                                   (newton ? "_newton" : "_newtoff") + (tilt > 0.0 ? "_tri" : ""),
+                               s});
+          }
+  return systems;
+}
+
+double relative_difference(const std::vector<double> &a, const std::vector<double> &b)
+{
+  EXPECT_EQ(a.size(), b.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); k++) {
+    scale = std::max(scale, std::fabs(a[k]));
+    diff = std::max(diff, std::fabs(a[k] - b[k]));
+  }
+  return diff / scale;
+}
+
 std::vector<double> gather_by_tag(LAMMPS *lmp, double **values, int width)
 {
   Atom *atom = lmp->atom;

@@ -60,6 +60,21 @@ void create_system(LAMMPS_NS::LAMMPS *lmp, const SystemSpec &spec);
 /// A new LAMMPS instance with the system of \p spec created in it (after "run 0").
 [[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS> make_system(const SystemSpec &spec,
                                                              MPI_Comm comm = MPI_COMM_WORLD);
+/// A system of the accelerator tests (OPENMP, KOKKOS) and its test name.
+struct NamedSystem {
+  std::string name;
+  SystemSpec spec;
+};
+/// \brief Monodisperse (800), bidisperse 1:20 (800), power law omega 100 (1500) and,
+/// if \p with_pl10, omega 10 (1000); 2d/3d; periodic and fixed; each newton setting of
+/// \p newtons; the 1:20 and omega-100 systems also in a box tilted by 0.3.  Names
+/// NAME_2d_p_newton[_tri] (p: periodic, f: fixed; newton or newtoff).
+[[nodiscard]] std::vector<NamedSystem> accelerator_systems(const std::vector<bool> &newtons,
+                                                           bool with_pl10, int seed);
+
+/// Largest |a_k - b_k| over the largest |a_k| (same sizes expected).
+[[nodiscard]] double relative_difference(const std::vector<double> &a, const std::vector<double> &b);
+
 /// The default power-law system (alpha = -3) with N atoms, size ratio and packing.
 [[nodiscard]] SystemSpec powerlaw_system(int natoms, double omega, double packing);
 

@@ -87,53 +87,18 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
   return result;
 }
 
-struct KokkosCase {
-  std::string name;
-  SystemSpec spec;
-};
-
-std::vector<KokkosCase> kokkos_cases()
+std::vector<NamedSystem> kokkos_cases()
 {
-  struct Dist {
-    std::string name, kind;
-    double omega;
-    int natoms;
-  };
-  const Dist dists[] = {{"mono", "mono", 1.0, 800},
-                        {"pl10", "powerlaw", 10.0, 1000},
-                        {"pl100", "powerlaw", 100.0, 1500},
-                        {"bi20", "bi", 20.0, 800}};
-  std::vector<KokkosCase> cases;
-  for (const auto &d : dists)
-    for (int dim : {2, 3})
-      for (bool periodic : {true, false})
-        for (const std::string newton : {"off"}) {
-          SystemSpec s;
-          s.distribution = d.kind;
-          s.omega = d.omega;
-          s.natoms = d.natoms;
-          s.dimension = dim;
-          s.periodic = periodic;
-          s.packing = dim == 2 ? 0.5 : 0.4;
-          s.seed = 11 + dim;
-          cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
-                               "_newton" + newton,
-                           kokkos_spec(s, newton)});
-          if (d.name == "pl100" || d.name == "bi20") {    // and in a triclinic box
-            s.tilt = 0.3;
-            cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
-                                 "_newton" + newton + "_triclinic",
-                             kokkos_spec(s, newton)});
-          }
-        }
-  return cases;
+  auto systems = accelerator_systems({false}, true, 11);
+  for (auto &c : systems) c.spec = kokkos_spec(c.spec, "off");
+  return systems;
 }
 
-class HGridKokkosOracle : public ::testing::TestWithParam<KokkosCase> {};
+class HGridKokkosOracle : public ::testing::TestWithParam<NamedSystem> {};
 
 TEST_P(HGridKokkosOracle, ListEqualsOracleAndKokkosBin)
 {
-  const KokkosCase &c = GetParam();
+  const NamedSystem &c = GetParam();
   auto lmp = make_system(c.spec);
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << "the kk pair list was not built by hgrid/kk";
   const KokkosList hgrid = kokkos_pair_list(lmp.get());
@@ -212,17 +177,6 @@ std::vector<double> run_contacts(const SystemSpec &s, const std::vector<std::str
 {
   auto lmp = run_granular(s, "velocity all create 2.0 87287 loop geom", run);
   return gather_by_tag(lmp.get(), lmp->atom->x);
-}
-
-double relative_difference(const std::vector<double> &a, const std::vector<double> &b)
-{
-  EXPECT_EQ(a.size(), b.size());
-  double scale = 0.0, diff = 0.0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); k++) {
-    scale = std::max(scale, std::fabs(a[k]));
-    diff = std::max(diff, std::fabs(a[k] - b[k]));
-  }
-  return diff / scale;
 }
 
 // fix neigh/history/kk keeps each atom's partners in one pool (core patch): the

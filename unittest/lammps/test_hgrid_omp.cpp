@@ -44,47 +44,14 @@ bool built_by_hgrid_omp(LAMMPS *lmp, int index)
   return std::string(typeid(*np).name()).find("NPairHGridOmp") != std::string::npos;
 }
 
-struct OmpCase {
-  std::string name;
-  SystemSpec spec;
-};
-
-std::vector<OmpCase> omp_cases()
+std::vector<NamedSystem> omp_cases()
 {
-  struct Dist {
-    std::string name, kind;
-    double omega;
-    int natoms;
-  };
-  const Dist dists[] = {{"mono", "mono", 1.0, 800},
-                        {"bi20", "bi", 20.0, 800},
-                        {"pl100", "powerlaw", 100.0, 1500}};
-  std::vector<OmpCase> cases;
-  for (const auto &d : dists)
-    for (int dim : {2, 3})
-      for (bool periodic : {true, false})
-        for (bool newton : {true, false})
-          for (double tilt : {0.0, 0.3}) {
-            if (tilt > 0.0 && d.name == "mono") continue;
-            SystemSpec s;
-            s.distribution = d.kind;
-            s.omega = d.omega;
-            s.alpha = -3.0;
-            s.natoms = d.natoms;
-            s.dimension = dim;
-            s.periodic = periodic;
-            s.newton = newton;
-            s.tilt = tilt;
-            s.packing = dim == 2 ? 0.5 : 0.4;
-            s.seed = 21 + dim;
-            cases.push_back({d.name + "_" + std::to_string(dim) + "d_" + (periodic ? "p" : "f") +
-                                 (newton ? "_newton" : "_newtoff") + (tilt > 0 ? "_tri" : ""),
-                             omp_spec(s, 2)});
-          }
-  return cases;
+  auto systems = accelerator_systems({true, false}, false, 21);
+  for (auto &c : systems) c.spec = omp_spec(c.spec, 2);
+  return systems;
 }
 
-class HGridOmpOracle : public ::testing::TestWithParam<OmpCase> {};
+class HGridOmpOracle : public ::testing::TestWithParam<NamedSystem> {};
 
 // a dense granular run with contact history: positions at the end
 std::vector<double> positions_after_run(const SystemSpec &s)
@@ -97,22 +64,11 @@ std::vector<double> positions_after_run(const SystemSpec &s)
   return gather_by_tag(lmp.get(), lmp->atom->x);
 }
 
-double relative_difference(const std::vector<double> &a, const std::vector<double> &b)
-{
-  EXPECT_EQ(a.size(), b.size());
-  double scale = 0.0, diff = 0.0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); k++) {
-    scale = std::max(scale, std::fabs(a[k]));
-    diff = std::max(diff, std::fabs(a[k] - b[k]));
-  }
-  return diff / scale;
-}
-
 }    // namespace
 
 TEST_P(HGridOmpOracle, ListsEqualOracle)
 {
-  const OmpCase &c = GetParam();
+  const NamedSystem &c = GetParam();
   auto lmp = make_system(c.spec);
   const std::string what = describe(c.spec) + " -sf omp -pk omp 2";
   const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/omp", 1, 0, 0);
