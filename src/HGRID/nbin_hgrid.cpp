@@ -93,7 +93,10 @@ void NBinHGrid::setup_bins(int /*style*/)
     box.lo[d] = bboxlo[d];
     box.hi[d] = bboxhi[d];
   }
-  const bool downward = searched_from_above();
+  // larger atoms search smaller levels for ghost partners only in full or newton-off
+  // lists (their pair builders tell the planner at run setup); half newton-on lists
+  // find pairs with ghosts from the smaller particle (hgrid::PairSearch)
+  const bool downward = planner->two_way_search();
   const int subdivisions = hgrid::subdivisions_of(layout);
 
   grids.clear();
@@ -147,18 +150,6 @@ void NBinHGrid::window(double reach, std::array<double, 3> &lo, std::array<doubl
     lamda_hi[d] = domain->subhi_lamda[d] + extend;
   }
   domain->bbox(lamda_lo, lamda_hi, lo.data(), hi.data());
-}
-
-/* ----------------------------------------------------------------------
-   true if larger atoms search smaller levels for ghost partners: a full or
-   newton-off list (its pair builder tells the planner at run setup).  A half
-   newton-on list finds pairs with ghosts from the smaller particle in either
-   search direction (hgrid::PairSearch).
-------------------------------------------------------------------------- */
-
-bool NBinHGrid::searched_from_above() const
-{
-  return planner->two_way_search();
 }
 
 /* ----------------------------------------------------------------------
@@ -217,27 +208,23 @@ void NBinHGrid::bin_atoms()
     else if (i < nlocal)
       outside = MAX(outside, i);
   }
-  if (outgrown >= 0) level_of_atom(radius[outgrown]);    // stops with the error
+  if (outgrown >= 0) exceeds_top_level(radius[outgrown]);
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell);
 }
 
 /* ----------------------------------------------------------------------
-   level of an atom of radius r (eq. 3 with the cutoff diameter 2r + skin)
+   stop: an atom of radius r does not fit the top level (eq. 3, cutoff diameter
+   2r + skin)
 ------------------------------------------------------------------------- */
 
-int NBinHGrid::level_of_atom(double r) const
+void NBinHGrid::exceeds_top_level(double r) const
 {
-  const hgrid::Layout &layout = planner->plan().layout;
-  const double cutdiam = 2.0 * r + planner->skin();
-  const int level = hgrid::level_of(layout, cutdiam);
-  if (level < 0)
-    error->one(FLERR, Error::NOLASTLINE,
-               "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
-               "level {:.8g}; raise the last value of neighbor hgrid levels or use fix hgrid/tune",
-               cutdiam, r, layout.top());
-  return level;
+  error->one(FLERR, Error::NOLASTLINE,
+             "Atom cutoff diameter {:.8g} (radius {:.8g} + skin) exceeds the top hgrid "
+             "level {:.8g}; raise the last value of neighbor hgrid levels or use fix hgrid/tune",
+             2.0 * r + planner->skin(), r, planner->plan().layout.top());
 }
 
 /* ---------------------------------------------------------------------- */

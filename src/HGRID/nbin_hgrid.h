@@ -62,9 +62,8 @@ class NBinHGrid : public NBin {
   std::vector<hgrid::LevelView> views;    // of grids, with their first global cell
   hgrid::CellLists cells;
 
-  bool searched_from_above() const;
   void window(double reach, std::array<double, 3> &lo, std::array<double, 3> &hi) const;
-  int level_of_atom(double radius) const;
+  [[noreturn]] void exceeds_top_level(double radius) const;
 };
 
 }    // namespace LAMMPS_NS

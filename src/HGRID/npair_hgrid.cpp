@@ -24,6 +24,9 @@
 #include "nstencil_hgrid.h"
 #include "platform.h"
 
+#include <utility>
+#include <vector>
+
 using namespace LAMMPS_NS;
 
 namespace {
@@ -135,7 +138,19 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
   find_ghost_partners(count);
   list->ipage[0].reset();
   build_rows(list, 0, nlocal, list->ipage[0], count);
-  list->inum = nlocal;
+  finish_build(list, count, start_time);
+}
+
+/* ----------------------------------------------------------------------
+   every owned atom has its row; counters and time go to the planner
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::finish_build(NeighList *list,
+                                                           const hgrid::SearchCounters &count,
+                                                           double start_time)
+{
+  list->inum = owned_atoms();
   if (!HALF) list->gnum = 0;
   if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
 }
@@ -208,14 +223,15 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   }
   count.cells_visited += visited;
   count.distance_checks += checks;
-  ghost_pairs.clear();
-  for (const auto &f : found) ghost_pairs.insert(ghost_pairs.end(), f.begin(), f.end());
+  // counting sort by owned atom, the ranges in order
   ghost_start.assign(nlocal + 1, 0);
-  for (const auto &p : ghost_pairs) ghost_start[p.first + 1]++;
+  for (const auto &range : found)
+    for (const auto &p : range) ghost_start[p.first + 1]++;
   for (int i = 0; i < nlocal; i++) ghost_start[i + 1] += ghost_start[i];
-  ghost_partner.resize(ghost_pairs.size());
+  ghost_partner.resize(ghost_start[nlocal]);
   std::vector<int> next(ghost_start.begin(), ghost_start.end() - 1);
-  for (const auto &p : ghost_pairs) ghost_partner[next[p.first]++] = p.second;
+  for (const auto &range : found)
+    for (const auto &p : range) ghost_partner[next[p.first]++] = p.second;
 }
 
 /* ----------------------------------------------------------------------

@@ -59,7 +59,6 @@ NPairStyle(half/size/hgrid/newton/tri/atomonly,
 
 #include "libhgrid/pair_search.h"
 
-#include <utility>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -121,7 +120,7 @@ class NPairHGrid : public NPairHGridBase {
   void find_ghost_partners(hgrid::SearchCounters &count);
   std::vector<int> ghost_start, ghost_partner;
   template <class Visit> void append_ghost_partners(int i, Visit &visit) const;
-  std::vector<std::pair<int, int>> ghost_pairs;    // (owned, ghost), scratch
+  void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);
 };
 
 }    // namespace LAMMPS_NS

@@ -118,9 +118,14 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     for (int l = 0; l < g.nlevels; ++l) {
       if (l == ilevel) continue;
       const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
-      Partners which = HALF && !primary ? Partners::Ghosts : Partners::All;
-      if (HALF && NEWTON && !primary && (!g.topdown || g.ghosts_searched_down)) continue;
-      if (HALF && NEWTON && primary && g.topdown) which = Partners::Owned;
+      Partners which = Partners::All;    // full lists
+      if (HALF && NEWTON) {
+        if (primary && g.topdown) which = Partners::Owned;    // ghosts: from the smaller one
+        else if (!primary && (!g.topdown || g.ghosts_searched_down)) continue;
+        else if (!primary) which = Partners::Ghosts;
+      } else if (HALF && !primary) {
+        which = Partners::Ghosts;    // newton off: the other owner stores it too
+      }
       other_level(g, q, g.levels[l], which, count, visit);
     }
   }

@@ -93,8 +93,9 @@ class Histogram : public RadiusDistribution {
  private:
   std::vector<double> edges_, weights_;
   std::vector<double> cumulative_[kMaxMoment + 1];    // int_{r_min}^{edge_i} r^k f(r) dr
+  // one moment: the hot path of the constant-ratio bisection (moment(0, ...))
   [[nodiscard]] double cumulative(int k, double x) const;
-  // cumulative(k, x) for every k, one bin search
+  // cumulative(k, x) for every k, one bin search (the cost model's evaluate())
   void cumulatives(double x, double out[kMaxMoment + 1]) const;
 };
 

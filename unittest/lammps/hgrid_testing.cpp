@@ -2,6 +2,7 @@
 
 #include "atom.h"
 #include "domain.h"
+#include "group.h"
 #include "exceptions.h"
 #include "force.h"
 #include "input.h"
@@ -442,6 +443,11 @@ void expect_lists_match_oracle(LAMMPS *lmp, bool newton, const std::string &what
   expect_list_matches(lmp, half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, true,
                       "half list of pair gran/hooke/history " + what);
   expect_list_matches(lmp, full, ListKind::Full, false, "full size list " + what);
+}
+
+bool in_group(LAMMPS *lmp, const AtomInfo &a, const std::string &group)
+{
+  return (a.mask & lmp->group->bitmask[lmp->group->find(group)]) != 0;
 }
 
 std::vector<NamedSystem> accelerator_systems(const std::vector<bool> &newtons, bool with_pl10,

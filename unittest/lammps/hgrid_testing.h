@@ -110,6 +110,9 @@ struct AtomInfo {
   int type = 0, mask = 0;
   long molecule = 0;
 };
+/// True if the atom \p a is in group \p group (exclusion and include rules).
+[[nodiscard]] bool in_group(LAMMPS_NS::LAMMPS *lmp, const AtomInfo &a, const std::string &group);
+
 /// Which pairs a list holds besides the distance: within r_a + r_b + skin + margin
 /// (cohesive pairs: the largest pull-off distance), and kept by \p keep (exclusions,
 /// include groups, pair hybrid sub-styles; all pairs if empty).

@@ -166,9 +166,8 @@ struct Outcome {
 constexpr double TIE_BAND = 1e-10;
 
 // how far beyond contact pair (i,j) of a cohesive pair granular acts (0 for others)
-double pulloff(LAMMPS *lmp, int i, int j)
+double pulloff(LAMMPS *lmp, const LAMMPS_NS::PairGranular *granular, int i, int j)
 {
-  auto *granular = dynamic_cast<LAMMPS_NS::PairGranular *>(lmp->force->pair);
   if (!granular || !granular->beyond_contact) return 0.0;
   const int *type = lmp->atom->type;
   const double *radius = lmp->atom->radius;
@@ -183,20 +182,19 @@ long pairs_inside(LAMMPS *lmp, const LAMMPS_NS::NeighList *list)
   double **x = lmp->atom->x;
   const double *radius = lmp->atom->radius;
   const double skin = lmp->neighbor->skin;
+  const auto *granular = dynamic_cast<LAMMPS_NS::PairGranular *>(lmp->force->pair);
   long pairs = 0;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     for (int k = 0; k < list->numneigh[i]; k++) {
       const int j = list->firstneigh[i][k] & NEIGHMASK;
       const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
-      const double cut = (radius[i] + radius[j] + skin + pulloff(lmp, i, j)) * INSIDE;
+      const double cut = (radius[i] + radius[j] + skin + pulloff(lmp, granular, i, j)) * INSIDE;
       if (dx * dx + dy * dy + dz * dz < cut * cut) pairs++;
     }
   }
   return pairs;
 }
-
-
 
 // at every step whose lists were just built: the entries of the pair style's lists
 void probe(void *ptr, int64_t step, int, int *, double **, double **fexternal)

@@ -11,7 +11,6 @@
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "force.h"
-#include "group.h"
 #include "hgrid_planner.h"
 #include "input.h"
 #include "lammps.h"
@@ -271,9 +270,6 @@ TEST(HGridKokkos, RelevelMidRunKeepsListExact)
 // the oracle's pairs less the excluded ones; an include group goes to kk bin
 TEST(HGridKokkos, ExclusionsMatchOracle)
 {
-  auto in_group = [](LAMMPS *lmp, const AtomInfo &a, const std::string &group) {
-    return (a.mask & lmp->group->bitmask[lmp->group->find(group)]) != 0;
-  };
   struct Variant {
     std::string name, setup, neigh_modify;
     std::function<bool(LAMMPS *, const AtomInfo &, const AtomInfo &)> keep;
@@ -282,7 +278,7 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
       {"type", "", "exclude type 1 2",
        [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.type == b.type; }},
       {"group", "group low id 1:300", "exclude group low all",
-       [&](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
+       [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
          return !in_group(lmp, a, "low") && !in_group(lmp, b, "low");
        }},
       {"molecule/intra", "", "exclude molecule/intra all",

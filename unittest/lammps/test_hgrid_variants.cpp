@@ -10,7 +10,6 @@
 #include "atom.h"
 #include "compute.h"
 #include "force.h"
-#include "group.h"
 #include "input.h"
 #include "lammps.h"
 #include "library.h"
@@ -60,11 +59,6 @@ long entries(const PairCounts &counts)
   long n = 0;
   for (const auto &kv : counts) n += kv.second;
   return n;
-}
-
-bool in_group(LAMMPS *lmp, const AtomInfo &a, const std::string &group)
-{
-  return a.mask & lmp->group->bitmask[lmp->group->find(group)];
 }
 
 std::vector<double> forces_after_run(SystemSpec spec, const std::string &neighbor, bool &by_hgrid)

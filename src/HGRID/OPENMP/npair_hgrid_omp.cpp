@@ -10,7 +10,6 @@
 #include "npair_hgrid_omp.h"
 
 #include "comm.h"
-#include "hgrid_planner.h"
 #include "neigh_list.h"
 #include "platform.h"
 
@@ -56,12 +55,10 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
     visited += count.cells_visited;
     checks += count.distance_checks;
   }
-  list->inum = nlocal;
-  if (!HALF) list->gnum = 0;
   hgrid::SearchCounters total;
   total.cells_visited = visited;
   total.distance_checks = checks;
-  if (!list->occasional) this->planner->report_build(total, platform::walltime() - start_time);
+  this->finish_build(list, total, start_time);
 }
 
 namespace LAMMPS_NS {
