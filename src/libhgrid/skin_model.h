@@ -1,0 +1,109 @@
+/* hgrid: the neighboring distance (skin) chosen from what a run measures.
+
+   A Verlet list reaches r_i + r_j + s.  A larger skin s makes rebuilds rarer (an
+   atom must move s/2 before the list is stale) and every step dearer (more pairs in
+   the list, and a larger search per build).  Rocky DEM's two-stage contact detection
+   names the same trade-off ("neighboring distance") and chooses it internally; here
+   it follows from four measured quantities at the running skin s0:
+
+     n0   steps between rebuilds,
+     B0   seconds per list build,
+     P0   pair seconds per step, over N0 pairs in the list,
+     g(x) the list's pairs by gap x = |x_i - x_j| - r_i - r_j in [0, s0],
+
+   and a model of each as a function of s:
+
+     list pairs     N(s) = N_c + int_0^s g           (N_c: overlapping pairs; beyond s0
+                                                      g keeps its mean over [s0/2, s0])
+     pair time      P(s) = P0 N(s) / N0              (the time per pair of the list)
+     rebuild every  n(s) = max(n_min, n0 s / s0)     (atoms move ballistically between
+                                                      builds; n_min = max(every, delay))
+     build time     B(s) = B0 ((c + s)/(c + s0))^d   (the search volume of a particle of
+                                                      cutoff diameter c + s, in d dimensions)
+     step time      T(s) = P(s) + B(s)/n(s) + O      (O: the rest of a step)
+
+   advise_skin() minimises T over s and moves the skin toward the optimum by at most
+   a factor (1 + max_step) per call.  It never goes below the safe floor
+   s_min = 2 f v_max n_min (v_max: the largest displacement per step seen, f the
+   safety factor): an atom then needs f times n_min steps to cover s/2, so no list
+   is stale before LAMMPS checks it (a "dangerous build"). */
+
+#ifndef HGRID_SKIN_MODEL_H
+#define HGRID_SKIN_MODEL_H
+
+#include <vector>
+
+namespace hgrid {
+
+/// Largest relative change of the skin per advice: s0/(1 + step) .. s0 (1 + step).
+constexpr double kSkinMaxStep = 0.25;
+/// s_min = 2 f v_max n_min: f, the margin on the largest displacement per step seen.
+constexpr double kSkinSafetyFactor = 2.0;
+/// The skin moves only for a predicted gain of at least this share of the step time.
+constexpr double kSkinMinGain = 0.01;
+/// Skins tried between the floor and the upper bound when minimising T(s).
+constexpr int kSkinScanPoints = 400;
+
+/// What a run measured at its current skin (averages over the last window of builds).
+struct SkinSample {
+  int dimension = 3;
+  double skin = 0.0;               ///< s0
+  double steps_per_build = 1.0;    ///< n0
+  int min_interval = 1;            ///< n_min = max(every, delay), at least 1
+  double max_speed = 0.0;          ///< v_max, largest displacement per step
+  double build_seconds = 0.0;      ///< B0, per build
+  double pair_seconds = 0.0;       ///< P0, per step
+  double other_seconds = 0.0;      ///< O, per step
+  double search_diameter = 0.0;    ///< c in B(s) (bin: largest cutoff; hgrid: mean r_i + r_j)
+  double overlapping_pairs = 0.0;  ///< N_c, list pairs with gap <= 0
+  std::vector<double> gap_counts;  ///< list pairs by gap, equal bins over (0, s0]
+};
+
+/// Bounds of the skin and of its moves.
+struct SkinPolicy {
+  double max_step = kSkinMaxStep;
+  double safety = kSkinSafetyFactor;
+  double min_gain = kSkinMinGain;
+  double upper = 0.0;    ///< largest skin allowed (> 0)
+};
+
+/// The model of the header comment, evaluated at a skin \p s.
+class SkinModel {
+ public:
+  /// \throws std::invalid_argument for a sample without a positive skin, interval or gap bins.
+  explicit SkinModel(const SkinSample &sample);
+  [[nodiscard]] double pairs(double s) const;           ///< N(s)
+  [[nodiscard]] double interval(double s) const;        ///< n(s)
+  [[nodiscard]] double build_seconds(double s) const;   ///< B(s)
+  [[nodiscard]] double step_seconds(double s) const;    ///< T(s)
+  [[nodiscard]] double safe_floor(double safety) const; ///< s_min
+
+ private:
+  SkinSample m_;
+  std::vector<double> cumulative_;    // N(s) at the bin edges, from N_c
+  double tail_density_ = 0.0;         // pairs per unit gap beyond s0
+};
+
+/// The advice for the next window.
+struct SkinAdvice {
+  double optimum = 0.0;    ///< argmin T(s) over [floor, upper]
+  double next = 0.0;       ///< the skin to use next (bounded move; s0 if not worth it)
+  double floor = 0.0;      ///< s_min
+  double current_step_seconds = 0.0;    ///< T(s0)
+  double optimum_step_seconds = 0.0;    ///< T(optimum)
+  double next_step_seconds = 0.0;       ///< T(next)
+  /// predicted gain of the optimum, (T(s0) - T(optimum)) / T(s0)
+  [[nodiscard]] double gain() const
+  {
+    return current_step_seconds > 0.0 ? 1.0 - optimum_step_seconds / current_step_seconds : 0.0;
+  }
+};
+
+/// \brief Minimise T(s) of \p sample and take a bounded step toward the optimum; a
+/// skin below the safe floor is raised at once (to the floor, however far).
+/// \throws std::invalid_argument as SkinModel, or for a policy without an upper bound.
+[[nodiscard]] SkinAdvice advise_skin(const SkinSample &sample, const SkinPolicy &policy);
+
+}    // namespace hgrid
+
+#endif
