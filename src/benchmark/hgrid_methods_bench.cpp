@@ -331,6 +331,15 @@ std::vector<Case> sweep_cases(unsigned seed)
   // vs omega: 3d, alpha = -3, nu = 0.3, N = 2e4 (all pairs as reference)
   for (double omega : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0})
     cases.push_back({spec_of(3, P, -3.0, omega, 0.3, 20000), {}});
+  // vs omega at N = 2e5 (less of the box near its boundary); linked_cell and mr check
+  // about 4e4 pairs per particle at omega = 100 (one cell holds ~3000 particles)
+  for (double omega : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
+    Case c{spec_of(3, P, -3.0, omega, 0.3, 200000), {}};
+    if (omega >= 100.0)
+      for (const char *m : {"linked_cell", "mr"})
+        c.skip.push_back({m, "~1e10 distance checks (cells of the largest diameter)"});
+    cases.push_back(c);
+  }
   // vs N: MR's linearity claim, similar sizes (omega 2) and omega 10
   for (int n : {10000, 100000, 1000000}) {
     Case c{spec_of(3, P, -3.0, 2.0, 0.3, n), {}};

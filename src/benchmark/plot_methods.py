@@ -5,7 +5,7 @@ usage: /usr/bin/python3 plot_methods.py RESULTS.csv OUT.png
 
 Each panel takes the rows of one series of the sweep (3d, power law alpha = -3,
 random packing), one line per method:
-  vs omega  N = 2e4, nu = 0.3
+  vs omega  N = 2e5 and N = 2e4 (dashed), nu = 0.3
   vs N      omega = 2 and omega = 10 (dashed), nu = 0.3
   vs nu     omega = 2, N = 1e5
 Rows of other systems are ignored; a single-system CSV gives single points."""
@@ -63,8 +63,10 @@ def main():
     rows = rows_of(sys.argv[1])
     fig, axes = plt.subplots(1, 3, figsize=(16, 5))
     panel(axes[0], rows,
-          lambda r: base(r) and r["n"] == "20000" and float(r["nu"]) == 0.3,
-          "omega", "size ratio omega = r_max / r_min", "3d, alpha = -3, nu = 0.3, N = 2e4")
+          lambda r: base(r) and r["n"] == "200000" and float(r["nu"]) == 0.3,
+          "omega", "size ratio omega = r_max / r_min",
+          "3d, alpha = -3, nu = 0.3: N = 2e5 (solid), N = 2e4 (dashed)",
+          dashed=lambda r: base(r) and r["n"] == "20000" and float(r["nu"]) == 0.3)
     axes[0].set_xscale("log")
     panel(axes[1], rows,
           lambda r: base(r) and float(r["omega"]) == 2 and float(r["nu"]) == 0.3,
