@@ -49,7 +49,7 @@ double SkinModel::step_seconds(double s) const
 {
   const double n0 = pairs(m_.skin);
   const double pair = n0 > 0.0 ? m_.pair_seconds * pairs(s) / n0 : m_.pair_seconds;
-  return pair + build_seconds(s) / interval(s) + m_.other_seconds;
+  return pair + build_seconds(s) * std::max(1.0 / interval(s), m_.forced_rate) + m_.other_seconds;
 }
 
 double SkinModel::safe_floor(double safety) const

@@ -20,7 +20,10 @@
                                                       builds; n_min = max(every, delay))
      build time     B(s) = B0 ((c + s)/(c + s0))^d   (the search volume of a particle of
                                                       cutoff diameter c + s, in d dimensions)
-     step time      T(s) = P(s) + B(s)/n(s) + O      (O: the rest of a step)
+     step time      T(s) = P(s) + B(s) max(1/n(s), F) + O
+                                                     (O: the rest of a step; F: rebuilds per
+                                                      step that no displacement triggered,
+                                                      e.g. fix pour inserting atoms)
 
    advise_skin() minimises T over s and moves the skin toward the optimum by at most
    a factor (1 + max_step) per call.  It never goes below the safe floor
@@ -48,7 +51,8 @@ constexpr int kSkinScanPoints = 400;
 struct SkinSample {
   int dimension = 3;
   double skin = 0.0;               ///< s0
-  double steps_per_build = 1.0;    ///< n0
+  double steps_per_build = 1.0;    ///< n0, of the rebuilds a displacement triggered
+  double forced_rate = 0.0;        ///< F, other rebuilds per step
   int min_interval = 1;            ///< n_min = max(every, delay), at least 1
   double max_speed = 0.0;          ///< v_max, largest displacement per step
   double build_seconds = 0.0;      ///< B0, per build

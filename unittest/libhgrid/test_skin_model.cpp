@@ -153,6 +153,21 @@ TEST(SkinModel, RepeatedAdviceConvergesOnASyntheticRun)
   }
 }
 
+TEST(SkinModel, RebuildsForcedMoreOftenThanDisplacementsNeedShrinkTheSkin)
+{
+  // fix pour-like rebuilds every 10 steps, whatever the skin: a larger skin only costs
+  SyntheticRun run;
+  SkinSample m = run.sample(0.2);
+  m.forced_rate = 0.1;
+  const SkinModel model(m);
+  EXPECT_DOUBLE_EQ(model.step_seconds(0.2) - model.step_seconds(0.1),
+                   run.p * (run.pairs(0.2) - run.pairs(0.1)) +
+                       0.1 * (model.build_seconds(0.2) - model.build_seconds(0.1)));
+  const SkinAdvice a = advise_skin(m, policy(1.0));
+  EXPECT_LT(a.optimum, 0.2);
+  EXPECT_LT(a.next, 0.2);
+}
+
 TEST(SkinModel, RebuildsAtTheMinimumIntervalPushTheSkinUp)
 {
   // every build comes at the first step allowed: the floor is above the skin
