@@ -15,9 +15,11 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <algorithm>
+
 using namespace LAMMPS_NS;
 
-static constexpr int NVALUES = 8;
+static constexpr int NVALUES = 15;
 
 /* ---------------------------------------------------------------------- */
 
@@ -37,23 +39,45 @@ ComputeHGrid::~ComputeHGrid()
 
 void ComputeHGrid::init()
 {
-  if (neighbor->style != Neighbor::HGRID)
-    error->all(FLERR, Error::NOLASTLINE, "Compute hgrid requires neighbor style hgrid");
+  if (neighbor->style != Neighbor::HGRID && !skin_tuned())
+    error->all(FLERR, Error::NOLASTLINE,
+               "Compute hgrid requires neighbor style hgrid (or fix hgrid/tune skin auto)");
+}
+
+/* ---------------------------------------------------------------------- */
+
+bool ComputeHGrid::skin_tuned() const
+{
+  const HGridPlanner *planner = HGridPlanner::find(lmp);
+  return planner && planner->skin_report.active;
 }
 
 void ComputeHGrid::compute_vector()
 {
   invoked_vector = update->ntimestep;
   HGridPlanner *planner = HGridPlanner::find(lmp);
-  if (!planner || planner->plan().layout.num_levels() == 0)
+  const bool grid = neighbor->style == Neighbor::HGRID;
+  if (!planner || (grid && planner->plan().layout.num_levels() == 0))
     error->all(FLERR, Error::NOLASTLINE, "Compute hgrid found no neighbor list built by hgrid");
 
-  const hgrid::Plan &plan = planner->plan();
-  vector[0] = plan.layout.num_levels();
-  planner->counters_per_atom(vector[1], vector[2]);
-  vector[3] = plan.predicted.distance_checks;
-  vector[4] = plan.predicted.cell_visits;
-  vector[5] = plan.predicted.total;
-  vector[6] = planner->cells_per_atom();
-  vector[7] = plan.predicted.cells;
+  std::fill(vector, vector + NVALUES, 0.0);
+  if (grid) {
+    const hgrid::Plan &plan = planner->plan();
+    vector[0] = plan.layout.num_levels();
+    planner->counters_per_atom(vector[1], vector[2]);
+    vector[3] = plan.predicted.distance_checks;
+    vector[4] = plan.predicted.cell_visits;
+    vector[5] = plan.predicted.total;
+    vector[6] = planner->cells_per_atom();
+    vector[7] = plan.predicted.cells;
+  }
+  // fix hgrid/tune skin auto (zero before its first advice)
+  const HGridPlanner::SkinReport &r = planner->skin_report;
+  vector[8] = neighbor->skin;
+  vector[9] = r.optimum;
+  vector[10] = r.gain;
+  vector[11] = r.floor;
+  vector[12] = r.steps_per_build;
+  vector[13] = r.build_seconds;
+  vector[14] = r.moves;
 }

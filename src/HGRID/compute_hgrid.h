@@ -26,7 +26,11 @@ namespace LAMMPS_NS {
      last build of the pair style's list, 4-6 predicted distance checks, cell visits
      and work T/N = checks + K visits + K_s cells per particle (eqs. 23-27 and the
      storage term), 7 cells stored (all ranks, ghost windows included) per atom,
-     8 predicted cells per particle (box only) */
+     8 predicted cells per particle (box only); zero under neighbor style bin.
+   With fix hgrid/tune skin auto: 9 skin, 10 optimal skin of the last advice, 11 its
+   predicted gain (share of the step time), 12 smallest safe skin, 13 steps per
+   rebuild and 14 seconds per build in the window it was advised on, 15 skin changes
+   (9 is the skin also without the fix; 10-15 are zero before the first advice) */
 
 class ComputeHGrid : public Compute {
  public:
@@ -34,6 +38,9 @@ class ComputeHGrid : public Compute {
   ~ComputeHGrid() override;
   void init() override;
   void compute_vector() override;
+
+ private:
+  bool skin_tuned() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -9,14 +9,22 @@
 
 #include "fix_hgrid_tune.h"
 
+#include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
+#include "force.h"
 #include "hgrid_planner.h"
 #include "modify.h"
+#include "neigh_list.h"
 #include "neighbor.h"
+#include "pair.h"
 #include "platform.h"
+#include "timer.h"
 #include "update.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -25,13 +33,21 @@ using namespace FixConst;
 
 // size of the output vector
 static constexpr int NVALUES = 9;
+// skin auto: at most this factor above the skin of the neighbor command, and at most
+// this share of the shortest box length
+static constexpr double SKIN_UPPER_FACTOR = 10.0;
+static constexpr double SKIN_UPPER_BOX = 0.25;
+// skin auto: builds a window needs before the skin is advised, and bins of pair gaps
+static constexpr int SKIN_MIN_BUILDS = 3;
+static constexpr int SKIN_GAP_BINS = 32;
 
 /* ---------------------------------------------------------------------- */
 
 FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), planner(HGridPlanner::get(lmp)), nevery(0), k_auto(0), verbose(0),
     has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0),
-    tune_time(0.0), relevel_time(0.0)
+    tune_time(0.0), relevel_time(0.0), skin_auto(0), skin_pending(0.0), skin_input(0.0),
+    skin_moves(0), nlocal_built(-1)
 {
   settings.search = hgrid::Search::TopDown;    // used with "search topdown|bottomup" only
   if (narg < 4) utils::missing_cmd_args(FLERR, "fix hgrid/tune", error);
@@ -44,6 +60,7 @@ FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     parse_option(arg[iarg], arg[iarg + 1], iarg);
   }
 
+  planner->skin_report.active = skin_auto;    // compute hgrid (init before fixes) asks
   vector_flag = 1;
   size_vector = NVALUES;
   global_freq = 1;
@@ -56,6 +73,7 @@ FixHGridTune::~FixHGridTune()
   // the planner goes back to the neighbor keywords (Neighbor may already be gone)
   HGridPlanner *p = HGridPlanner::find(lmp);
   if (p) p->clear_tuning();
+  if (p) p->skin_report = HGridPlanner::SkinReport();
 }
 
 /* ----------------------------------------------------------------------
@@ -94,6 +112,10 @@ void FixHGridTune::parse_option(const std::string &key, const std::string &value
     if (settings.max_levels < 1 || settings.max_levels > hgrid::kMaxLevels)
       error->all(FLERR, iarg + 1, "Fix hgrid/tune maxlevels must be 1..{}, got {}",
                  hgrid::kMaxLevels, value);
+  } else if (key == "skin") {
+    if (value != "auto" && value != "fixed")
+      error->all(FLERR, iarg + 1, "Fix hgrid/tune skin must be auto or fixed, got {}", value);
+    skin_auto = (value == "auto");
   } else if (key == "verbose") {
     verbose = utils::logical(FLERR, value, false, lmp);
   } else
@@ -104,16 +126,37 @@ void FixHGridTune::parse_option(const std::string &key, const std::string &value
 
 int FixHGridTune::setmask()
 {
-  return PRE_NEIGHBOR;
+  return PRE_NEIGHBOR | (skin_auto ? PRE_EXCHANGE | POST_NEIGHBOR : 0);
 }
 
 void FixHGridTune::init()
 {
-  if (neighbor->style != Neighbor::HGRID)
-    error->all(FLERR, Error::NOLASTLINE, "Fix hgrid/tune requires neighbor style hgrid");
+  if (neighbor->style != Neighbor::HGRID && !(skin_auto && neighbor->style == Neighbor::BIN))
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix hgrid/tune requires neighbor style hgrid (or bin with skin auto)");
   if (modify->get_fix_by_style("^hgrid/tune$").size() > 1)
     error->all(FLERR, Error::NOLASTLINE, "Only one fix hgrid/tune may be defined");
-  hand_settings();    // before Neighbor::init() makes this run's plan
+  if (skin_auto) init_skin_auto();
+  if (neighbor->style == Neighbor::HGRID) hand_settings();    // before this run's plan
+}
+
+/* ----------------------------------------------------------------------
+   skin auto: what it needs, and the largest skin it may choose
+------------------------------------------------------------------------- */
+
+void FixHGridTune::init_skin_auto()
+{
+  const char *why = nullptr;
+  if (lmp->kokkos) why = "is not available with KOKKOS";
+  else if (!neighbor->dist_check) why = "requires neigh_modify check yes";
+  else if (utils::strmatch(update->integrate_style, "^respa")) why = "is not available with rRESPA";
+  else if (!timer->has_normal()) why = "requires timer normal or full (the default)";
+  else if (!(neighbor->skin > 0.0)) why = "requires a positive neighbor skin";
+  if (why) error->all(FLERR, Error::NOLASTLINE, "Fix hgrid/tune skin auto {}", why);
+  if (skin_input == 0.0) skin_input = neighbor->skin;    // the neighbor command's skin
+  double box = MIN(domain->xprd, domain->yprd);
+  if (domain->dimension == 3) box = MIN(box, domain->zprd);
+  skin_policy.upper = MIN(SKIN_UPPER_FACTOR * skin_input, SKIN_UPPER_BOX * box);
 }
 
 /* ----------------------------------------------------------------------
@@ -124,6 +167,19 @@ void FixHGridTune::hand_settings()
 {
   settings.keep_layout = has_layout;
   planner->set_tuning(settings);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixHGridTune::setup(int /*vflag*/)
+{
+  if (!skin_auto) return;
+  if (!force->pair || !force->pair->list)
+    error->all(FLERR, Error::NOLASTLINE,
+               "Fix hgrid/tune skin auto requires a pair style with its own neighbor list");
+  skin_pending = 0.0;
+  nlocal_built = atom->nlocal;
+  window.first_step = -1;    // the run resets the timers after setup: start after its first build
 }
 
 /* ---------------------------------------------------------------------- */
@@ -146,8 +202,198 @@ void FixHGridTune::setup_pre_neighbor()
 
 void FixHGridTune::pre_neighbor()
 {
+  if (neighbor->style != Neighbor::HGRID) return;
   if (k_auto) calibrate_k();
   tune(update->ntimestep - last_tune >= nevery ? 1 : 0);
+}
+
+/* ----------------------------------------------------------------------
+   skin auto, at every rebuild before atoms migrate: the displacement that led
+   to it, then the skin advised after an earlier rebuild
+------------------------------------------------------------------------- */
+
+void FixHGridTune::pre_exchange()
+{
+  if (window.first_step >= 0) note_rebuild();
+  apply_pending_skin();
+}
+
+/* ----------------------------------------------------------------------
+   skin auto, after a rebuild: advice once the window spans N steps and a few builds
+------------------------------------------------------------------------- */
+
+void FixHGridTune::post_neighbor()
+{
+  nlocal_built = atom->nlocal;
+  if (window.first_step < 0) start_window();
+  else if (update->ntimestep - window.first_step >= nevery && window.builds >= SKIN_MIN_BUILDS)
+    advise_skin();
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixHGridTune::start_window()
+{
+  window.first_step = update->ntimestep;
+  window.builds = window.triggered = 0;
+  window.neigh = timer->get_wall(Timer::NEIGH);
+  window.pair = timer->get_wall(Timer::PAIR);
+  window.wall = platform::walltime();
+  window.max_speed = 0.0;
+  window.ndanger = neighbor->ndanger;
+}
+
+/* ----------------------------------------------------------------------
+   the largest displacement since the last build, from the positions of that
+   build: its rate per step and whether it triggered this rebuild; none if an
+   atom was added or removed on any rank since (then it was forced, e.g. by
+   fix pour, and indices may have moved)
+------------------------------------------------------------------------- */
+
+void FixHGridTune::note_rebuild()
+{
+  const bigint steps = update->ntimestep - neighbor->lastcall;
+  if (steps <= 0) return;
+  window.builds++;
+  double local[2] = {atom->nlocal != nlocal_built ? 1.0 : 0.0, 0.0}, all[2];
+  if (local[0] == 0.0) {
+    double **x = atom->x;
+    double **xhold = neighbor->get_xhold();
+    for (int i = 0; i < atom->nlocal; i++) {
+      const double dx = x[i][0] - xhold[i][0], dy = x[i][1] - xhold[i][1],
+                   dz = x[i][2] - xhold[i][2];
+      local[1] = MAX(local[1], dx * dx + dy * dy + dz * dz);
+    }
+  }
+  MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_MAX, world);
+  if (all[0] > 0.0) return;
+  window.max_speed = MAX(window.max_speed, sqrt(all[1]) / steps);
+  if (all[1] > 0.25 * neighbor->skin * neighbor->skin) window.triggered++;
+}
+
+/* ----------------------------------------------------------------------
+   the new skin: Neighbor's cutoffs, hgrid's plan, then ghosts and bins
+------------------------------------------------------------------------- */
+
+void FixHGridTune::apply_pending_skin()
+{
+  if (skin_pending <= 0.0) return;
+  const double old_skin = neighbor->skin;
+  neighbor->reset_skin(skin_pending);
+  if (neighbor->style == Neighbor::HGRID) planner->change_skin();
+  comm->setup();
+  neighbor->setup_bins();
+  skin_moves++;
+  planner->skin_report.moves = skin_moves;
+  if (comm->me == 0)
+    utils::logmesg(lmp, "hgrid/tune: step {} skin {:.6g} -> {:.6g}\n", update->ntimestep,
+                   old_skin, skin_pending);
+  skin_pending = 0.0;
+  window.first_step = -1;    // costs are measured at the new skin, after this build
+}
+
+/* ----------------------------------------------------------------------
+   hgrid::advise_skin on this window; a dangerous build in it raises the skin
+   by the largest step at least
+------------------------------------------------------------------------- */
+
+void FixHGridTune::advise_skin()
+{
+  hgrid::SkinSample sample = skin_sample();
+  try {
+    skin_advice = hgrid::advise_skin(sample, skin_policy);
+  } catch (std::invalid_argument &) {
+    start_window();    // nothing to learn from this window (e.g. no rebuild interval)
+    return;
+  }
+  if (neighbor->ndanger > window.ndanger)
+    skin_advice.next = MAX(skin_advice.next, sample.skin * (1.0 + skin_policy.max_step));
+  if (skin_advice.next != sample.skin) skin_pending = skin_advice.next;
+  HGridPlanner::SkinReport &r = planner->skin_report;
+  r.optimum = skin_advice.optimum;
+  r.floor = skin_advice.floor;
+  r.gain = skin_advice.gain();
+  r.steps_per_build = sample.steps_per_build;
+  r.build_seconds = sample.build_seconds;
+  if (verbose || skin_pending > 0.0) log_skin(sample);
+  start_window();
+}
+
+/* ----------------------------------------------------------------------
+   what this window measured (the slowest rank's times), and the list's gaps
+------------------------------------------------------------------------- */
+
+hgrid::SkinSample FixHGridTune::skin_sample()
+{
+  const double steps = update->ntimestep - window.first_step;
+  double local[3] = {timer->get_wall(Timer::NEIGH) - window.neigh,
+                     timer->get_wall(Timer::PAIR) - window.pair,
+                     platform::walltime() - window.wall};
+  double all[3];
+  MPI_Allreduce(local, all, 3, MPI_DOUBLE, MPI_MAX, world);
+  hgrid::SkinSample s;
+  s.dimension = domain->dimension;
+  s.skin = neighbor->skin;
+  s.steps_per_build = steps / MAX(window.triggered, 1);
+  s.forced_rate = (window.builds - window.triggered) / steps;
+  s.min_interval = MAX(neighbor->every, neighbor->delay);
+  s.max_speed = window.max_speed;
+  s.build_seconds = all[0] / window.builds;
+  s.pair_seconds = all[1] / steps;
+  s.other_seconds = MAX(0.0, (all[2] - all[0]) / steps - s.pair_seconds);
+  pair_gaps(s);
+  return s;
+}
+
+/* ----------------------------------------------------------------------
+   pairs of the pair style's list by gap |x_i - x_j| - r_i - r_j, at the
+   positions of this build; the search diameter of the build-time model: bins
+   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs
+------------------------------------------------------------------------- */
+
+void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
+{
+  std::vector<double> local(SKIN_GAP_BINS + 3, 0.0), all(SKIN_GAP_BINS + 3);
+  const NeighList *list = force->pair->list;
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const double scale = SKIN_GAP_BINS / s.skin;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
+      const double radsum = radius[i] + radius[j];
+      const double gap = sqrt(dx * dx + dy * dy + dz * dz) - radsum;
+      if (gap <= 0.0) local[SKIN_GAP_BINS] += 1.0;
+      else local[MIN(SKIN_GAP_BINS - 1, static_cast<int>(gap * scale))] += 1.0;
+      local[SKIN_GAP_BINS + 1] += radsum;
+      local[SKIN_GAP_BINS + 2] += 1.0;
+    }
+  }
+  MPI_Allreduce(local.data(), all.data(), SKIN_GAP_BINS + 3, MPI_DOUBLE, MPI_SUM, world);
+  s.gap_counts.assign(all.begin(), all.begin() + SKIN_GAP_BINS);
+  s.overlapping_pairs = all[SKIN_GAP_BINS];
+  const double npairs = all[SKIN_GAP_BINS + 2];
+  if (neighbor->style == Neighbor::BIN)
+    s.search_diameter = neighbor->cutneighmax - neighbor->skin;
+  else
+    s.search_diameter = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
+}
+
+void FixHGridTune::log_skin(const hgrid::SkinSample &s)
+{
+  if (comm->me != 0) return;
+  const hgrid::SkinAdvice &a = skin_advice;
+  utils::logmesg(lmp,
+                 "hgrid/tune: step {} skin {:.6g}: rebuild every {:.3g} steps, build {:.4g} ms, "
+                 "pair {:.4g} ms/step; optimum {:.6g} (floor {:.6g}), predicted "
+                 "{:.4g} -> {:.4g} ms/step ({:.1f}% gain); next skin {:.6g}\n",
+                 update->ntimestep, s.skin, s.steps_per_build, 1e3 * s.build_seconds,
+                 1e3 * s.pair_seconds, a.optimum, a.floor, 1e3 * a.current_step_seconds,
+                 1e3 * a.optimum_step_seconds, 100.0 * a.gain(),
+                 skin_pending > 0.0 ? skin_pending : s.skin);
 }
 
 /* ----------------------------------------------------------------------

@@ -19,6 +19,7 @@ FixStyle(hgrid/tune,FixHGridTune);
 #include "fix.h"
 
 #include "libhgrid/planner.h"
+#include "libhgrid/skin_model.h"
 
 namespace LAMMPS_NS {
 
@@ -30,7 +31,12 @@ namespace LAMMPS_NS {
    Changes happen in pre_neighbor(), i.e. after fix neigh/history has harvested
    contact history from the old list and before the new list is built.
    This class holds the options, the schedule, the K fit and the restart data; it
-   hands settings to the planner and never touches bins or lists. */
+   hands settings to the planner and never touches bins or lists.
+   With "skin auto" it also chooses the skin (hgrid::advise_skin): every N steps,
+   after a rebuild, from the rebuild interval, build and pair time it measured since
+   the last advice and the gaps of the pair list's pairs; the new skin takes effect
+   at the next rebuild, before atoms migrate (Neighbor::reset_skin).  That part
+   works under neighbor style bin as well. */
 
 class FixHGridTune : public Fix {
  public:
@@ -38,8 +44,11 @@ class FixHGridTune : public Fix {
   ~FixHGridTune() override;
   int setmask() override;
   void init() override;
+  void setup(int) override;
   void setup_pre_neighbor() override;
+  void pre_exchange() override;
   void pre_neighbor() override;
+  void post_neighbor() override;
   double compute_vector(int) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
@@ -57,6 +66,30 @@ class FixHGridTune : public Fix {
   double cost_current, cost_optimal;    // predicted T/N at the last evaluation
   double tune_time, relevel_time;       // seconds in all checks, in the last re-level
 
+  // skin auto: the window of measurements since the last advice
+  struct SkinWindow {
+    bigint first_step = 0;
+    int builds = 0, triggered = 0;    // rebuilds, those a displacement triggered
+    double neigh = 0.0, pair = 0.0, wall = 0.0;    // timer and wall clock at its start
+    double max_speed = 0.0;                        // largest displacement per step seen
+    bigint ndanger = 0;                            // Neighbor::ndanger at its start
+  } window;
+  int skin_auto;
+  hgrid::SkinPolicy skin_policy;
+  hgrid::SkinAdvice skin_advice;
+  double skin_pending;    // skin for the next rebuild, 0 if none
+  double skin_input;      // skin of the neighbor command (the first run's)
+  int skin_moves;
+  int nlocal_built;    // owned atoms at the last build
+
+  void init_skin_auto();
+  void start_window();
+  void note_rebuild();
+  void apply_pending_skin();
+  void advise_skin();
+  hgrid::SkinSample skin_sample();
+  void pair_gaps(hgrid::SkinSample &sample);
+  void log_skin(const hgrid::SkinSample &sample);
   void parse_option(const std::string &key, const std::string &value, int iarg);
   void hand_settings();
   void tune(int scheduled);

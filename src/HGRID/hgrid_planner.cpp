@@ -227,6 +227,32 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
 }
 
 /* ----------------------------------------------------------------------
+   fix hgrid/tune skin auto changed the skin: every cutoff diameter 2r + s moved
+   by the difference, so does the top level (it keeps covering what it covered,
+   e.g. the largest atom fix pour may insert); the running layout is refined
+   for the new sizes.  Called before atoms migrate: ghosts go out to the new
+   cutoffs at this step (the caller sets up Comm and the bins).
+------------------------------------------------------------------------- */
+
+void HGridPlanner::change_skin()
+{
+  const double delta = neighbor->skin + neighbor->hgrid_margin - skin_;
+  skin_ += delta;
+  if (current.layout.num_levels() == 0) return;
+  double cmin, cmax;
+  cutoff_diameter_range(cmin, cmax);
+  const double ctop = MAX(cmax, current.layout.top() + delta);
+  const hgrid::PlanSettings s = settings();
+  hgrid::SystemParams params;
+  const auto f = radius_histogram(cmin, ctop, s.K, params);
+  const hgrid::Layout best = optimum(f.get(), params, s, ctop, &current.layout);
+  current = hgrid::make_plan(best, f.get(), params, cmin, ctop);
+  logged = 1;    // fix hgrid/tune logs the change itself
+  publish_collections();
+  if (comm->mode == Comm::MULTI) comm->init();
+}
+
+/* ----------------------------------------------------------------------
    smallest and largest cutoff diameter 2*r+skin over all atoms, including
    particles that fix pour / fix deposit may insert later
 ------------------------------------------------------------------------- */

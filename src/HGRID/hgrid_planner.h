@@ -49,6 +49,15 @@ class HGridPlanner : protected Pointers {
   void restore_layout(const hgrid::Layout &layout);
   // re-level decision when scheduled or when an atom outgrew the top level (else none)
   std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled);
+  // the skin changed during the run (Neighbor::reset_skin, before atoms migrate):
+  // the plan again for the new cutoff diameters
+  void change_skin();
+  // fix hgrid/tune skin auto: its last figures, for compute hgrid
+  struct SkinReport {
+    int active = 0;    // 1 while a fix hgrid/tune tunes the skin
+    double optimum = 0.0, floor = 0.0, gain = 0.0, steps_per_build = 0.0, build_seconds = 0.0;
+    int moves = 0;
+  } skin_report;
 
   // what the builders are: hgrid's bins, and pair builds in which larger atoms also
   // search smaller levels (full lists, newton off); reset at every run setup
