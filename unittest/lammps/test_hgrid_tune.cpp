@@ -1,7 +1,8 @@
 /* fix hgrid/tune: re-leveling on insertion of larger particles (fix pour stages),
    on growing and shrinking radii, contact history across re-levels (trajectories
    equal to neighbor bin), hysteresis, restart round trip, the same decisions on 1
-   and many MPI ranks, and every input error. */
+   and many MPI ranks, skin auto in the flow examples (no dangerous build, exact
+   lists), and every input error. */
 
 #include "hgrid_testing.h"
 
@@ -22,8 +23,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <regex>
+#include <sstream>
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
@@ -360,6 +363,62 @@ TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
 }
 
 namespace {
+// every "Dangerous builds = N" of a log, and the skins fix hgrid/tune moved to
+struct SkinLog {
+  std::vector<long> dangerous;
+  std::vector<double> moves;
+};
+
+SkinLog read_skin_log(const std::string &path)
+{
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string log = text.str();
+  SkinLog out;
+  const std::regex danger("Dangerous builds = ([0-9]+)"), move("hgrid/tune: step [0-9]+ skin \\S+ -> (\\S+)");
+  for (std::sregex_iterator m(log.begin(), log.end(), danger), end; m != end; ++m)
+    out.dangerous.push_back(std::stol((*m)[1]));
+  for (std::sregex_iterator m(log.begin(), log.end(), move), end; m != end; ++m)
+    out.moves.push_back(std::stod((*m)[1]));
+  return out;
+}
+}    // namespace
+
+// the hopper (two fix pour stages, atoms deleted at the outlet) and the free-cooling
+// gas (growing disks, then cooling), shortened, with the skin chosen by the fix
+TEST(HGridTune, SkinAutoMakesNoDangerousBuildInTheFlowExamples)
+{
+  const std::vector<std::pair<std::string, std::vector<std::string>>> examples = {
+      {"hopper", {"-var", "steps1", "3000", "-var", "steps2", "2000"}},
+      {"freecooling", {"-var", "n", "2000", "-var", "grow", "1000", "-var", "steps", "3000"}}};
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (const auto &[name, vars] : examples)
+    for (const std::string style : {"hgrid", "bin"}) {
+      const std::string log = "skin_auto_" + name + "_" + style + ".log";
+      std::vector<std::string> args{"-var", "style", style, "-var", "skin", "auto", "-log", log};
+      args.insert(args.end(), vars.begin(), vars.end());
+      std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, args));
+      const double s0 = name == "hopper" ? 0.1 : 0.2;
+      ASSERT_NO_THROW(lmp->input->file((std::string(HGRID_EXAMPLES) + "/in.hgrid." + name).c_str()))
+          << name << " " << style;
+      const SkinLog out = read_skin_log(log);
+      EXPECT_EQ(out.dangerous, std::vector<long>(2, 0)) << name << " " << style;
+      ASSERT_FALSE(out.moves.empty()) << name << " " << style << ": the skin never moved";
+      EXPECT_NEAR(lmp->neighbor->skin, out.moves.back(), 1e-5 * out.moves.back());
+      EXPECT_NE(lmp->neighbor->skin, s0);
+      // the lists at the last skin are exact, under either style
+      OracleRule rule;
+      rule.any_builder = style == "bin";
+      expect_lists_match_oracle(lmp.get(), false, name + " " + style, rule);
+      lmp.reset();
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (me == 0) std::remove(log.c_str());
+    }
+}
+
+namespace {
 std::string tune_error(const std::vector<std::string> &fixes, const std::string &neighbor = "hgrid")
 {
   SystemSpec spec;
@@ -396,7 +455,33 @@ TEST(HGridTune, InputErrors)
     EXPECT_TRUE(std::regex_search(msg, std::regex(pattern))) << fix << " gave '" << msg << "'";
   }
   const std::string bin = tune_error({"fix tune all hgrid/tune 10"}, "bin");
-  EXPECT_NE(bin.find("Fix hgrid/tune requires neighbor style hgrid"), std::string::npos) << bin;
+  EXPECT_NE(bin.find("Fix hgrid/tune requires neighbor style hgrid (or bin with skin auto)"),
+            std::string::npos)
+      << bin;
+  const std::string nsq = tune_error({"fix tune all hgrid/tune 10 skin auto"}, "nsq");
+  EXPECT_NE(nsq.find("Fix hgrid/tune requires neighbor style hgrid (or bin with skin auto)"),
+            std::string::npos)
+      << nsq;
+  const std::pair<std::string, std::string> skin_cases[] = {
+      {"fix tune all hgrid/tune 10 skin maybe", "Fix hgrid/tune skin must be auto or fixed, got maybe"},
+      {"neigh_modify check no\nfix tune all hgrid/tune 10 skin auto",
+       "Fix hgrid/tune skin auto requires neigh_modify check yes"},
+      {"timer loop\nfix tune all hgrid/tune 10 skin auto",
+       "Fix hgrid/tune skin auto requires timer normal or full"},
+      {"compute h all hgrid\nthermo_style custom step c_h[9]", "Compute hgrid requires neighbor style hgrid"},
+  };
+  for (const auto &[lines, pattern] : skin_cases) {
+    std::vector<std::string> fixes;
+    std::stringstream in(lines);
+    for (std::string line; std::getline(in, line);) fixes.push_back(line);
+    const std::string msg = tune_error(fixes, "bin");
+    EXPECT_NE(msg.find(pattern), std::string::npos) << lines << " gave '" << msg << "'";
+  }
+  // with the fix, compute hgrid reports the skin under bin as well
+  EXPECT_EQ(tune_error({"fix tune all hgrid/tune 10 skin auto", "compute h all hgrid",
+                        "thermo_style custom step c_h[9] c_h[10]"},
+                       "bin"),
+            "");
   const std::string two = tune_error({"fix tune all hgrid/tune 10", "fix tune2 all hgrid/tune 10"});
   EXPECT_NE(two.find("Only one fix hgrid/tune may be defined"), std::string::npos) << two;
   // valid settings run
