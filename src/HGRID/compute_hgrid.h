@@ -29,7 +29,7 @@ namespace LAMMPS_NS {
      8 predicted cells per particle (box only); zero under neighbor style bin.
    With fix hgrid/tune skin auto: 9 skin, 10 optimal skin of the last advice, 11 its
    predicted gain (share of the step time), 12 smallest safe skin, 13 steps per
-   rebuild and 14 seconds per build in the window it was advised on, 15 skin changes
+   rebuild and 14 seconds a rebuild adds to a step in the window it was advised on, 15 skin changes
    (9 is the skin also without the fix; 10-15 are zero before the first advice) */
 
 class ComputeHGrid : public Compute {

@@ -126,7 +126,7 @@ void FixHGridTune::parse_option(const std::string &key, const std::string &value
 
 int FixHGridTune::setmask()
 {
-  return PRE_NEIGHBOR | (skin_auto ? PRE_EXCHANGE | POST_NEIGHBOR : 0);
+  return PRE_NEIGHBOR | (skin_auto ? PRE_EXCHANGE | POST_NEIGHBOR | END_OF_STEP : 0);
 }
 
 void FixHGridTune::init()
@@ -230,6 +230,34 @@ void FixHGridTune::post_neighbor()
     advise_skin();
 }
 
+/* ----------------------------------------------------------------------
+   skin auto: the wall time of each step, with or without a rebuild
+------------------------------------------------------------------------- */
+
+void FixHGridTune::end_of_step()
+{
+  // the largest displacement at 1, 2, 4, ... steps after a build
+  const bigint lag = update->ntimestep - neighbor->lastcall;
+  if (window.first_step >= 0 && lag > 0 && (lag & (lag - 1)) == 0) {
+    double dmax;
+    if (max_displacement(dmax)) {
+      window.probe_disp = dmax;
+      window.probe_lag = lag;
+    }
+  }
+  const double now = platform::walltime();
+  if (window.first_step >= 0 && window.last_end >= 0.0) {
+    if (neighbor->lastcall == update->ntimestep) {
+      window.rebuild_wall += now - window.last_end;
+      window.rebuild_steps++;
+    } else {
+      window.plain_wall += now - window.last_end;
+      window.plain_steps++;
+    }
+  }
+  window.last_end = now;
+}
+
 /* ---------------------------------------------------------------------- */
 
 void FixHGridTune::start_window()
@@ -241,20 +269,21 @@ void FixHGridTune::start_window()
   window.wall = platform::walltime();
   window.max_speed = 0.0;
   window.ndanger = neighbor->ndanger;
+  window.rebuild_wall = window.plain_wall = 0.0;
+  window.rebuild_steps = window.plain_steps = 0;
+  window.last_end = -1.0;    // this step was partly before the window
+  window.beta_num = window.beta_den = window.probe_disp = 0.0;
+  window.probe_lag = 0;
 }
 
 /* ----------------------------------------------------------------------
-   the largest displacement since the last build, from the positions of that
-   build: its rate per step and whether it triggered this rebuild; none if an
-   atom was added or removed on any rank since (then it was forced, e.g. by
-   fix pour, and indices may have moved)
+   the largest displacement of any atom since the last build (collective);
+   false if an atom was added or removed on any rank since (indices may have
+   moved, e.g. fix evaporate)
 ------------------------------------------------------------------------- */
 
-void FixHGridTune::note_rebuild()
+bool FixHGridTune::max_displacement(double &dmax)
 {
-  const bigint steps = update->ntimestep - neighbor->lastcall;
-  if (steps <= 0) return;
-  window.builds++;
   double local[2] = {atom->nlocal != nlocal_built ? 1.0 : 0.0, 0.0}, all[2];
   if (local[0] == 0.0) {
     double **x = atom->x;
@@ -266,9 +295,32 @@ void FixHGridTune::note_rebuild()
     }
   }
   MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_MAX, world);
-  if (all[0] > 0.0) return;
-  window.max_speed = MAX(window.max_speed, sqrt(all[1]) / steps);
-  if (all[1] > 0.25 * neighbor->skin * neighbor->skin) window.triggered++;
+  dmax = sqrt(all[1]);
+  return all[0] == 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   at a rebuild: the largest displacement per step and whether it triggered the
+   rebuild (else it was forced, e.g. by fix pour); with the displacement probed
+   at the last power of two of steps before, the local exponent of d(n)
+------------------------------------------------------------------------- */
+
+void FixHGridTune::note_rebuild()
+{
+  const bigint steps = update->ntimestep - neighbor->lastcall;
+  if (steps <= 0) return;
+  window.builds++;
+  double dmax;
+  const bool valid = max_displacement(dmax);
+  const bigint probed = window.probe_lag;
+  window.probe_lag = 0;
+  if (!valid) return;
+  window.max_speed = MAX(window.max_speed, dmax / steps);
+  if (dmax * dmax > 0.25 * neighbor->skin * neighbor->skin) window.triggered++;
+  if (probed > 0 && steps > probed && window.probe_disp > 0.0 && dmax > window.probe_disp) {
+    window.beta_num += log(dmax / window.probe_disp);
+    window.beta_den += log(static_cast<double>(steps) / probed);
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -335,43 +387,109 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   s.dimension = domain->dimension;
   s.skin = neighbor->skin;
   s.steps_per_build = steps / MAX(window.triggered, 1);
+  if (window.beta_den > 0.0)
+    s.displacement_exponent = MAX(0.5, MIN(1.0, window.beta_num / window.beta_den));
   s.forced_rate = (window.builds - window.triggered) / steps;
   s.min_interval = MAX(neighbor->every, neighbor->delay);
   s.max_speed = window.max_speed;
-  s.build_seconds = all[0] / window.builds;
+  s.build_seconds = rebuild_seconds(all[0] / window.builds);
   s.pair_seconds = all[1] / steps;
   s.other_seconds = MAX(0.0, (all[2] - all[0]) / steps - s.pair_seconds);
-  pair_gaps(s);
+  // what a pair of the list costs, from a pass over it: the shares of the pair time
+  // and of a rebuild (its candidate checks) that grow with the skin
+  const double per_pair = pair_gaps(s);
+  double npairs = s.overlapping_pairs;
+  for (double c : s.gap_counts) npairs += c;
+  const double nprocs = comm->nprocs;
+  if (s.pair_seconds > 0.0) s.pair_list_share = MIN(1.0, per_pair * npairs / nprocs / s.pair_seconds);
+  if (s.build_seconds > 0.0)
+    s.build_volume_share = MIN(1.0, per_pair * build_candidates() / nprocs / s.build_seconds);
   return s;
+}
+
+/* ----------------------------------------------------------------------
+   candidate pairs of one build, all ranks: the distance checks hgrid counted,
+   or for bin the atoms in the 5^d half-cutoff bins around each atom (half of
+   them for a half list)
+------------------------------------------------------------------------- */
+
+double FixHGridTune::build_candidates()
+{
+  const double natoms = atom->natoms;
+  if (neighbor->style == Neighbor::HGRID) {
+    double checks, visits;
+    planner->counters_per_atom(checks, visits);
+    return checks * natoms;
+  }
+  const int d = domain->dimension;
+  const double volume = domain->xprd * domain->yprd * (d == 3 ? domain->zprd : 1.0);
+  const double half = force->newton_pair ? 0.5 : 1.0;
+  return half * natoms * natoms / volume * pow(2.5 * neighbor->cutneighmax, d);
+}
+
+/* ----------------------------------------------------------------------
+   what a rebuild adds to a step: the mean wall time of steps with a rebuild
+   minus that of steps without (it includes migration, ghosts, fix
+   neigh/history and sorting, not only the list build of the Neigh timer), the
+   slowest rank's; at least \p neigh_per_build
+------------------------------------------------------------------------- */
+
+double FixHGridTune::rebuild_seconds(double neigh_per_build) const
+{
+  double local = 0.0, all;
+  if (window.rebuild_steps > 0 && window.plain_steps > 0)
+    local = window.rebuild_wall / window.rebuild_steps - window.plain_wall / window.plain_steps;
+  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  return MAX(all, neigh_per_build);
 }
 
 /* ----------------------------------------------------------------------
    pairs of the pair style's list by gap |x_i - x_j| - r_i - r_j, at the
    positions of this build; the search diameter of the build-time model: bins
-   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs
+   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs.
+   Returns the seconds per pair of a pass that does what a granular pair does
+   with a pair out of contact (distance, compare), the slowest rank's
 ------------------------------------------------------------------------- */
 
-void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
+double FixHGridTune::pair_gaps(hgrid::SkinSample &s)
 {
-  std::vector<double> local(SKIN_GAP_BINS + 3, 0.0), all(SKIN_GAP_BINS + 3);
   const NeighList *list = force->pair->list;
   double **x = atom->x;
   const double *radius = atom->radius;
-  const double scale = SKIN_GAP_BINS / s.skin;
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const int j = jlist[jj] & NEIGHMASK;
-      const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
-      const double radsum = radius[i] + radius[j];
-      const double gap = sqrt(dx * dx + dy * dy + dz * dz) - radsum;
-      if (gap <= 0.0) local[SKIN_GAP_BINS] += 1.0;
-      else local[MIN(SKIN_GAP_BINS - 1, static_cast<int>(gap * scale))] += 1.0;
-      local[SKIN_GAP_BINS + 1] += radsum;
-      local[SKIN_GAP_BINS + 2] += 1.0;
+  auto each_pair = [&](auto &&visit) {
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      const int *jlist = list->firstneigh[i];
+      for (int jj = 0; jj < list->numneigh[i]; jj++) {
+        const int j = jlist[jj] & NEIGHMASK;
+        const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
+        visit(dx * dx + dy * dy + dz * dz, radius[i] + radius[j]);
+      }
     }
+  };
+  // timed: the check a pair style makes, the faster of two passes (the pair style
+  // runs with warm caches)
+  std::vector<double> local(SKIN_GAP_BINS + 3, 0.0), all(SKIN_GAP_BINS + 3);
+  double seconds = 0.0;
+  for (int pass = 0; pass < 2; pass++) {
+    double overlapping = 0.0;
+    const double start = platform::walltime();
+    each_pair([&overlapping](double rsq, double radsum) {
+      if (rsq <= radsum * radsum) overlapping += 1.0;
+    });
+    const double elapsed = platform::walltime() - start;
+    seconds = pass == 0 ? elapsed : MIN(seconds, elapsed);
+    local[SKIN_GAP_BINS] = overlapping;
   }
+  // the gaps of the others
+  const double scale = SKIN_GAP_BINS / s.skin;
+  each_pair([&](double rsq, double radsum) {
+    if (rsq > radsum * radsum)
+      local[MIN(SKIN_GAP_BINS - 1, static_cast<int>((sqrt(rsq) - radsum) * scale))] += 1.0;
+    local[SKIN_GAP_BINS + 1] += radsum;
+    local[SKIN_GAP_BINS + 2] += 1.0;
+  });
+  const double per_pair = local[SKIN_GAP_BINS + 2] > 0.0 ? seconds / local[SKIN_GAP_BINS + 2] : 0.0;
   MPI_Allreduce(local.data(), all.data(), SKIN_GAP_BINS + 3, MPI_DOUBLE, MPI_SUM, world);
   s.gap_counts.assign(all.begin(), all.begin() + SKIN_GAP_BINS);
   s.overlapping_pairs = all[SKIN_GAP_BINS];
@@ -380,6 +498,9 @@ void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
     s.search_diameter = neighbor->cutneighmax - neighbor->skin;
   else
     s.search_diameter = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
+  double slowest;
+  MPI_Allreduce(&per_pair, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
+  return slowest;
 }
 
 void FixHGridTune::log_skin(const hgrid::SkinSample &s)
@@ -387,11 +508,15 @@ void FixHGridTune::log_skin(const hgrid::SkinSample &s)
   if (comm->me != 0) return;
   const hgrid::SkinAdvice &a = skin_advice;
   utils::logmesg(lmp,
-                 "hgrid/tune: step {} skin {:.6g}: rebuild every {:.3g} steps, build {:.4g} ms, "
-                 "pair {:.4g} ms/step; optimum {:.6g} (floor {:.6g}), predicted "
-                 "{:.4g} -> {:.4g} ms/step ({:.1f}% gain); next skin {:.6g}\n",
-                 update->ntimestep, s.skin, s.steps_per_build, 1e3 * s.build_seconds,
-                 1e3 * s.pair_seconds, a.optimum, a.floor, 1e3 * a.current_step_seconds,
+                 "hgrid/tune: step {} skin {:.6g}: rebuild every {:.3g} steps (d ~ n^{:.2f}), "
+                 "rebuild {:.4g} ms, "
+                 "pair {:.4g} ms/step ({:.0f}% with the list, {:.0f}% of the rebuild with the search); optimum {:.6g} (floor {:.6g}), "
+                 "predicted {:.4g} -> {:.4g} ms/step ({:.1f}% gain); next skin {:.6g}\n",
+                 update->ntimestep, s.skin, s.steps_per_build, s.displacement_exponent,
+                 1e3 * s.build_seconds,
+                 1e3 * s.pair_seconds, 100.0 * s.pair_list_share, 100.0 * s.build_volume_share,
+                 a.optimum, a.floor,
+                 1e3 * a.current_step_seconds,
                  1e3 * a.optimum_step_seconds, 100.0 * a.gain(),
                  skin_pending > 0.0 ? skin_pending : s.skin);
 }

@@ -49,6 +49,7 @@ class FixHGridTune : public Fix {
   void pre_exchange() override;
   void pre_neighbor() override;
   void post_neighbor() override;
+  void end_of_step() override;
   double compute_vector(int) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
@@ -72,6 +73,13 @@ class FixHGridTune : public Fix {
     int builds = 0, triggered = 0;    // rebuilds, those a displacement triggered
     double neigh = 0.0, pair = 0.0, wall = 0.0;    // timer and wall clock at its start
     double max_speed = 0.0;                        // largest displacement per step seen
+    // wall time of steps with and without a rebuild (end_of_step to end_of_step)
+    double rebuild_wall = 0.0, plain_wall = 0.0, last_end = -1.0;
+    int rebuild_steps = 0, plain_steps = 0;
+    // displacement exponent: ln(d(n)/d(m)) and ln(n/m) summed over rebuilds at n steps,
+    // m the last power of two before n at which the largest displacement d was probed
+    double beta_num = 0.0, beta_den = 0.0, probe_disp = 0.0;
+    bigint probe_lag = 0;
     bigint ndanger = 0;                            // Neighbor::ndanger at its start
   } window;
   int skin_auto;
@@ -85,10 +93,13 @@ class FixHGridTune : public Fix {
   void init_skin_auto();
   void start_window();
   void note_rebuild();
+  bool max_displacement(double &dmax);
   void apply_pending_skin();
   void advise_skin();
   hgrid::SkinSample skin_sample();
-  void pair_gaps(hgrid::SkinSample &sample);
+  double pair_gaps(hgrid::SkinSample &sample);
+  double build_candidates();
+  double rebuild_seconds(double neigh_per_build) const;
   void log_skin(const hgrid::SkinSample &sample);
   void parse_option(const std::string &key, const std::string &value, int iarg);
   void hand_settings();

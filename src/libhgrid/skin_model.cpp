@@ -12,6 +12,8 @@ SkinModel::SkinModel(const SkinSample &sample) : m_(sample)
   if (!(m_.steps_per_build > 0.0))
     throw std::invalid_argument("skin model needs a positive rebuild interval");
   if (m_.gap_counts.empty()) throw std::invalid_argument("skin model needs gap bins");
+  if (!(m_.displacement_exponent >= 0.5 && m_.displacement_exponent <= 1.0))
+    throw std::invalid_argument("skin model displacement exponent must be in [1/2, 1]");
   if (m_.dimension != 2 && m_.dimension != 3)
     throw std::invalid_argument("skin model dimension must be 2 or 3");
   m_.min_interval = std::max(1, m_.min_interval);
@@ -36,19 +38,26 @@ double SkinModel::pairs(double s) const
 
 double SkinModel::interval(double s) const
 {
-  return std::max(static_cast<double>(m_.min_interval), m_.steps_per_build * s / m_.skin);
+  return std::max(static_cast<double>(m_.min_interval),
+                  m_.steps_per_build * std::pow(s / m_.skin, 1.0 / m_.displacement_exponent));
+}
+
+double SkinModel::search_volume(double s) const
+{
+  return std::pow(m_.search_diameter + s, m_.dimension);
 }
 
 double SkinModel::build_seconds(double s) const
 {
-  const double ratio = (m_.search_diameter + s) / (m_.search_diameter + m_.skin);
-  return m_.build_seconds * std::pow(ratio, m_.dimension);
+  const double psi = m_.build_volume_share;
+  return m_.build_seconds * (1.0 - psi + psi * search_volume(s) / search_volume(m_.skin));
 }
 
 double SkinModel::step_seconds(double s) const
 {
   const double n0 = pairs(m_.skin);
-  const double pair = n0 > 0.0 ? m_.pair_seconds * pairs(s) / n0 : m_.pair_seconds;
+  const double phi = n0 > 0.0 ? m_.pair_list_share : 0.0;
+  const double pair = m_.pair_seconds * (1.0 - phi + (n0 > 0.0 ? phi * pairs(s) / n0 : 0.0));
   return pair + build_seconds(s) * std::max(1.0 / interval(s), m_.forced_rate) + m_.other_seconds;
 }
 

@@ -4,27 +4,40 @@
    atom must move s/2 before the list is stale) and every step dearer (more pairs in
    the list, and a larger search per build).  Rocky DEM's two-stage contact detection
    names the same trade-off ("neighboring distance") and chooses it internally; here
-   it follows from four measured quantities at the running skin s0:
+   it follows from what the run measures at the running skin s0:
 
      n0   steps between rebuilds,
-     B0   seconds per list build,
-     P0   pair seconds per step, over N0 pairs in the list,
+     B0   seconds a rebuild adds to a step (the list build, and the migration,
+          ghosts and history harvesting that come with it),
+     P0   pair seconds per step, over N0 pairs in the list, N_c of them overlapping,
      g(x) the list's pairs by gap x = |x_i - x_j| - r_i - r_j in [0, s0],
 
    and a model of each as a function of s:
 
      list pairs     N(s) = N_c + int_0^s g           (N_c: overlapping pairs; beyond s0
                                                       g keeps its mean over [s0/2, s0])
-     pair time      P(s) = P0 N(s) / N0              (the time per pair of the list)
-     rebuild every  n(s) = max(n_min, n0 s / s0)     (atoms move ballistically between
-                                                      builds; n_min = max(every, delay))
-     build time     B(s) = B0 ((c + s)/(c + s0))^d   (the search volume of a particle of
-                                                      cutoff diameter c + s, in d dimensions)
+     pair time      P(s) = P0 (1 - phi + phi N(s)/N0) (phi: the share of P0 that goes
+                                                      with the list's pairs; the rest goes
+                                                      with atoms and contacts)
+     rebuild every  n(s) = max(n_min, n0 (s/s0)^(1/beta))
+                                                     (the largest displacement grows as
+                                                      n^beta with the steps n since a build:
+                                                      1 ballistic, 1/2 diffusive, measured;
+                                                      n_min = max(every, delay))
+     build time     B(s) = B0 (1 - psi + psi V(s)/V(s0)), V(s) = (c + s)^d
+                                                     (psi: the share of B0 that goes with
+                                                      the search volume of a particle of
+                                                      cutoff diameter c + s in d dimensions)
      step time      T(s) = P(s) + B(s) max(1/n(s), F) + O
                                                      (O: the rest of a step; F: rebuilds per
                                                       step that no displacement triggered,
                                                       e.g. fix pour inserting atoms)
 
+   phi and psi are measured in place (fix hgrid/tune times a pass over the list,
+   t per pair: phi = t N0 / P0, psi = t C / B0 with C the candidate pairs a build
+   checks); 1 is the cautious guess (all of P0 and B0 grows with the skin).  A fit
+   over windows at different skins would confuse the skin's effect with the run's
+   own drift (a cooling gas has fewer contacts and a smaller skin later).
    advise_skin() minimises T over s and moves the skin toward the optimum by at most
    a factor (1 + max_step) per call.  It never goes below the safe floor
    s_min = 2 f v_max n_min (v_max: the largest displacement per step seen, f the
@@ -43,7 +56,7 @@ constexpr double kSkinMaxStep = 0.25;
 /// s_min = 2 f v_max n_min: f, the margin on the largest displacement per step seen.
 constexpr double kSkinSafetyFactor = 2.0;
 /// The skin moves only for a predicted gain of at least this share of the step time.
-constexpr double kSkinMinGain = 0.01;
+constexpr double kSkinMinGain = 0.002;
 /// Skins tried between the floor and the upper bound when minimising T(s).
 constexpr int kSkinScanPoints = 400;
 
@@ -52,11 +65,14 @@ struct SkinSample {
   int dimension = 3;
   double skin = 0.0;               ///< s0
   double steps_per_build = 1.0;    ///< n0, of the rebuilds a displacement triggered
+  double displacement_exponent = 1.0;    ///< beta in d_max ~ n^beta, in [1/2, 1]
   double forced_rate = 0.0;        ///< F, other rebuilds per step
   int min_interval = 1;            ///< n_min = max(every, delay), at least 1
   double max_speed = 0.0;          ///< v_max, largest displacement per step
-  double build_seconds = 0.0;      ///< B0, per build
+  double build_seconds = 0.0;      ///< B0, what a rebuild adds to a step
   double pair_seconds = 0.0;       ///< P0, per step
+  double pair_list_share = 1.0;    ///< phi, the share of P0 that follows N(s)
+  double build_volume_share = 1.0; ///< psi, the share of B0 that follows V(s)
   double other_seconds = 0.0;      ///< O, per step
   double search_diameter = 0.0;    ///< c in B(s) (bin: largest cutoff; hgrid: mean r_i + r_j)
   double overlapping_pairs = 0.0;  ///< N_c, list pairs with gap <= 0
@@ -79,6 +95,7 @@ class SkinModel {
   [[nodiscard]] double pairs(double s) const;           ///< N(s)
   [[nodiscard]] double interval(double s) const;        ///< n(s)
   [[nodiscard]] double build_seconds(double s) const;   ///< B(s)
+  [[nodiscard]] double search_volume(double s) const;   ///< V(s)
   [[nodiscard]] double step_seconds(double s) const;    ///< T(s)
   [[nodiscard]] double safe_floor(double safety) const; ///< s_min
 

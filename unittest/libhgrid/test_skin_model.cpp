@@ -1,7 +1,8 @@
 /* The skin model of fix hgrid/tune "skin auto" (libhgrid/skin_model.h): its parts
-   against hand-computed values, the safe floor, and convergence of repeated advice
-   on a synthetic run whose true costs differ from the model's forms (a pair-gap
-   density that grows with the gap, a build with a fixed part). */
+   against hand-computed values, the safe floor, and convergence of
+   repeated advice on a synthetic run whose true costs differ from the model's forms
+   (a pair-gap density that grows with the gap, a build with a fixed part, pair time
+   mostly per contact). */
 
 #include "libhgrid/skin_model.h"
 
@@ -20,7 +21,7 @@ namespace {
 // part, a pair of the list costs p.
 struct SyntheticRun {
   double contacts = 2.0e4, density = 4.0e5, R = 1.0;    // pairs per unit gap at x = 0
-  double v = 0.002, p = 2.0e-8, other = 1.0e-3;
+  double v = 0.002, p = 2.0e-8, p_contact = 0.0, other = 1.0e-3;
   double build_fixed = 2.0e-3, build_volume = 6.0e-3, c = 1.0;
   int every = 1;
 
@@ -30,7 +31,8 @@ struct SyntheticRun {
   }
   double interval(double s) const { return std::max<double>(every, s / (2.0 * v)); }
   double build(double s) const { return build_fixed + build_volume * std::pow(c + s, 3); }
-  double step(double s) const { return p * pairs(s) + build(s) / interval(s) + other; }
+  double pair_time(double s) const { return p * pairs(s) + p_contact * contacts; }
+  double step(double s) const { return pair_time(s) + build(s) / interval(s) + other; }
 
   SkinSample sample(double s, int nbins = 16) const
   {
@@ -40,7 +42,7 @@ struct SyntheticRun {
     m.min_interval = every;
     m.max_speed = v;
     m.build_seconds = build(s);
-    m.pair_seconds = p * pairs(s);
+    m.pair_seconds = pair_time(s);
     m.other_seconds = other;
     m.search_diameter = c;
     m.overlapping_pairs = contacts;
@@ -90,6 +92,18 @@ TEST(SkinModel, PartsFollowTheMeasuredSample)
   EXPECT_DOUBLE_EQ(model.interval(0.05), 5.0);    // never below max(every, delay)
   EXPECT_DOUBLE_EQ(model.build_seconds(1.4), 0.01 * 4.0);    // ((0.6 + 1.4)/(0.6 + 0.4))^2
   EXPECT_DOUBLE_EQ(model.step_seconds(0.4), 0.003 + 0.01 / 20.0);
+  // diffusive atoms: twice the skin lasts four times as long
+  m.displacement_exponent = 0.5;
+  EXPECT_DOUBLE_EQ(SkinModel(m).interval(0.8), 80.0);
+  m.displacement_exponent = 1.0;
+  // with shares: a third of the pair time and half of the build follow the skin
+  m.pair_list_share = 1.0 / 3.0;
+  m.build_volume_share = 0.5;
+  const SkinModel shares(m);
+  EXPECT_DOUBLE_EQ(shares.build_seconds(1.4), 0.01 * (0.5 + 0.5 * 4.0));
+  EXPECT_DOUBLE_EQ(shares.step_seconds(0.6) - shares.step_seconds(0.4),
+                   0.003 / 3.0 * (270.0 / 200.0 - 1.0) +
+                       (shares.build_seconds(0.6) / 30.0 - 0.01 / 20.0));
 }
 
 TEST(SkinModel, RejectsSamplesItCannotUse)
@@ -104,8 +118,32 @@ TEST(SkinModel, RejectsSamplesItCannotUse)
   m.steps_per_build = 0.0;
   EXPECT_THROW(SkinModel{m}, std::invalid_argument);
   m.steps_per_build = 1.0;
+  m.displacement_exponent = 0.3;
+  EXPECT_THROW(SkinModel{m}, std::invalid_argument);
+  m.displacement_exponent = 1.0;
   EXPECT_NO_THROW(SkinModel{m});
   EXPECT_THROW((void) advise_skin(m, SkinPolicy{}), std::invalid_argument);    // no upper bound
+}
+
+TEST(SkinModel, ContactBoundPairTimeMovesTheOptimumUp)
+{
+  // the same run with most pair time per contact and a build partly independent of
+  // the skin: with the shares measured at each skin (as fix hgrid/tune does),
+  // repeated advice reaches the larger optimum
+  SyntheticRun run;
+  run.p = 2.0e-9;
+  run.p_contact = 2.0e-7;
+  const double best = run.best_skin(1.0e-3, 1.0);
+  double s = 0.05;
+  for (int k = 0; k < 40; ++k) {
+    SkinSample m = run.sample(s);
+    m.pair_list_share = run.p * run.pairs(s) / run.pair_time(s);
+    m.build_volume_share = 1.0 - run.build_fixed / run.build(s);
+    s = advise_skin(m, policy(1.0)).next;
+  }
+  EXPECT_NEAR(s, best, 0.1 * best);
+  SyntheticRun listbound;
+  EXPECT_GT(best, 1.5 * listbound.best_skin(1.0e-3, 1.0));
 }
 
 TEST(SkinModel, SkinBelowTheSafeFloorIsRaisedAtOnce)
