@@ -307,3 +307,14 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
 }
 
 }    // namespace
+
+// fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under
+// Kokkos with its reason, while the layout tuning of the same fix runs
+TEST(HGridKokkos, SkinAutoIsRefused)
+{
+  const SystemSpec s = kokkos_spec(powerlaw_system(200, 5.0, 0.2), "off");
+  const std::string msg = error_of(s, {"fix tune all hgrid/tune 100 skin auto"});
+  EXPECT_NE(msg.find("Fix hgrid/tune skin auto is not available with KOKKOS"), std::string::npos)
+      << msg;
+  EXPECT_EQ(error_of(s, {"fix tune all hgrid/tune 100"}), "");
+}
