@@ -33,10 +33,11 @@ using namespace FixConst;
 
 // size of the output vector
 static constexpr int NVALUES = 9;
-// skin auto: at most this factor above the skin of the neighbor command, and at most
-// this share of the shortest box length
+// skin auto: at most this factor above the larger of the neighbor command's skin and
+// the smallest particle diameter, and at most this share of the shortest box length
 static constexpr double SKIN_UPPER_FACTOR = 10.0;
 static constexpr double SKIN_UPPER_BOX = 0.25;
+static constexpr double BIG = 1.0e20;
 // skin auto: builds a window needs before the skin is advised, and bins of pair gaps
 static constexpr int SKIN_MIN_BUILDS = 3;
 static constexpr int SKIN_GAP_BINS = 32;
@@ -154,9 +155,21 @@ void FixHGridTune::init_skin_auto()
   else if (!(neighbor->skin > 0.0)) why = "requires a positive neighbor skin";
   if (why) error->all(FLERR, Error::NOLASTLINE, "Fix hgrid/tune skin auto {}", why);
   if (skin_input == 0.0) skin_input = neighbor->skin;    // the neighbor command's skin
+}
+
+/* ----------------------------------------------------------------------
+   the largest skin advise_skin() may choose, for the atoms and box of now
+------------------------------------------------------------------------- */
+
+double FixHGridTune::skin_upper_bound()
+{
+  double rmin = BIG, all;
+  for (int i = 0; i < atom->nlocal; i++) rmin = MIN(rmin, atom->radius[i]);
+  MPI_Allreduce(&rmin, &all, 1, MPI_DOUBLE, MPI_MIN, world);
+  const double scale = all < BIG ? MAX(skin_input, 2.0 * all) : skin_input;
   double box = MIN(domain->xprd, domain->yprd);
   if (domain->dimension == 3) box = MIN(box, domain->zprd);
-  skin_policy.upper = MIN(SKIN_UPPER_FACTOR * skin_input, SKIN_UPPER_BOX * box);
+  return MIN(SKIN_UPPER_FACTOR * scale, SKIN_UPPER_BOX * box);
 }
 
 /* ----------------------------------------------------------------------
@@ -352,6 +365,7 @@ void FixHGridTune::apply_pending_skin()
 void FixHGridTune::advise_skin()
 {
   hgrid::SkinSample sample = skin_sample();
+  skin_policy.upper = skin_upper_bound();
   try {
     skin_advice = hgrid::advise_skin(sample, skin_policy);
   } catch (std::invalid_argument &) {
@@ -395,9 +409,10 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   s.build_seconds = rebuild_seconds(all[0] / window.builds);
   s.pair_seconds = all[1] / steps;
   s.other_seconds = MAX(0.0, (all[2] - all[0]) / steps - s.pair_seconds);
-  // what a pair of the list costs, from a pass over it: the shares of the pair time
-  // and of a rebuild (its candidate checks) that grow with the skin
-  const double per_pair = pair_gaps(s);
+  // what a pair added to the list costs: the shares of the pair time and of a
+  // rebuild (its candidate checks) that grow with the skin
+  pair_gaps(s);
+  const double per_pair = seconds_per_added_pair();
   double npairs = s.overlapping_pairs;
   for (double c : s.gap_counts) npairs += c;
   const double nprocs = comm->nprocs;
@@ -444,52 +459,107 @@ double FixHGridTune::rebuild_seconds(double neigh_per_build) const
 }
 
 /* ----------------------------------------------------------------------
-   pairs of the pair style's list by gap |x_i - x_j| - r_i - r_j, at the
-   positions of this build; the search diameter of the build-time model: bins
-   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs.
-   Returns the seconds per pair of a pass that does what a granular pair does
-   with a pair out of contact (distance, compare), the slowest rank's
+   the pairs of a list as rows of atom indices (a copy that can be trimmed)
 ------------------------------------------------------------------------- */
 
-double FixHGridTune::pair_gaps(hgrid::SkinSample &s)
+namespace {
+struct PairRows {
+  std::vector<int> atoms, start, partners;    // row k: atom atoms[k], partners [start[k], start[k+1])
+};
+
+// visit(n, rsq, r_i + r_j) for every pair n of rows
+template <class Visit>
+void for_each_pair(const PairRows &rows, double **x, const double *radius, Visit &&visit)
+{
+  for (std::size_t k = 0; k < rows.atoms.size(); k++) {
+    const int i = rows.atoms[k];
+    const double xi = x[i][0], yi = x[i][1], zi = x[i][2], ri = radius[i];
+    for (int n = rows.start[k]; n < rows.start[k + 1]; n++) {
+      const int j = rows.partners[n];
+      const double dx = xi - x[j][0], dy = yi - x[j][1], dz = zi - x[j][2];
+      visit(n, dx * dx + dy * dy + dz * dz, ri + radius[j]);
+    }
+  }
+}
+
+// the pairs of list within r_i + r_j + reach
+PairRows rows_within(const NeighList *list, double **x, const double *radius, double reach)
+{
+  PairRows rows;
+  rows.start.push_back(0);
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
+      const double cut = radius[i] + radius[j] + reach;
+      if (dx * dx + dy * dy + dz * dz <= cut * cut) rows.partners.push_back(j);
+    }
+    rows.atoms.push_back(i);
+    rows.start.push_back(static_cast<int>(rows.partners.size()));
+  }
+  return rows;
+}
+}    // namespace
+
+/* ----------------------------------------------------------------------
+   what one more pair of the list costs a step, the slowest rank's: a pass
+   that does what a granular pair style does with a pair out of contact
+   (distance, compare; with contact history, clear the pair's history) over
+   the list's pairs and over those within half the skin, timed (the fastest
+   of three each); the difference per pair is the cost of the pairs a larger
+   skin adds, which are mostly near atoms already in cache (less than the mean
+   cost of a pair)
+------------------------------------------------------------------------- */
+
+double FixHGridTune::seconds_per_added_pair()
 {
   const NeighList *list = force->pair->list;
   double **x = atom->x;
   const double *radius = atom->radius;
-  auto each_pair = [&](auto &&visit) {
-    for (int ii = 0; ii < list->inum; ii++) {
-      const int i = list->ilist[ii];
-      const int *jlist = list->firstneigh[i];
-      for (int jj = 0; jj < list->numneigh[i]; jj++) {
-        const int j = jlist[jj] & NEIGHMASK;
-        const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
-        visit(dx * dx + dy * dy + dz * dz, radius[i] + radius[j]);
-      }
+  const PairRows all = rows_within(list, x, radius, INFINITY);
+  const PairRows half = rows_within(list, x, radius, 0.5 * neighbor->skin);
+  const int history = list->history;
+  std::vector<int> touch(all.partners.size());
+  std::vector<double> shear(history ? 3 * all.partners.size() : 0);
+  double seconds[2] = {0.0, 0.0};
+  for (int pass = 0; pass < 3; pass++)
+    for (int k = 0; k < 2; k++) {
+      const double start = platform::walltime();
+      for_each_pair(k == 0 ? all : half, x, radius, [&](int n, double rsq, double radsum) {
+        touch[n] = rsq <= radsum * radsum;
+        if (history && !touch[n]) shear[3 * n] = shear[3 * n + 1] = shear[3 * n + 2] = 0.0;
+      });
+      const double elapsed = platform::walltime() - start;
+      seconds[k] = pass == 0 ? elapsed : MIN(seconds[k], elapsed);
     }
-  };
-  // timed: the check a pair style makes, the faster of two passes (the pair style
-  // runs with warm caches)
+  const double added = all.partners.size() - half.partners.size();
+  double local = added > 0.0 ? MAX(0.0, seconds[0] - seconds[1]) / added : 0.0;
+  double slowest;
+  MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
+  return slowest;
+}
+
+/* ----------------------------------------------------------------------
+   pairs of the pair style's list by gap |x_i - x_j| - r_i - r_j, at the
+   positions of this build; the search diameter of the build-time model: bins
+   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs
+------------------------------------------------------------------------- */
+
+void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
+{
   std::vector<double> local(SKIN_GAP_BINS + 3, 0.0), all(SKIN_GAP_BINS + 3);
-  double seconds = 0.0;
-  for (int pass = 0; pass < 2; pass++) {
-    double overlapping = 0.0;
-    const double start = platform::walltime();
-    each_pair([&overlapping](double rsq, double radsum) {
-      if (rsq <= radsum * radsum) overlapping += 1.0;
-    });
-    const double elapsed = platform::walltime() - start;
-    seconds = pass == 0 ? elapsed : MIN(seconds, elapsed);
-    local[SKIN_GAP_BINS] = overlapping;
-  }
-  // the gaps of the others
   const double scale = SKIN_GAP_BINS / s.skin;
-  each_pair([&](double rsq, double radsum) {
-    if (rsq > radsum * radsum)
+  const PairRows rows = rows_within(force->pair->list, atom->x, atom->radius, INFINITY);
+  for_each_pair(rows, atom->x, atom->radius, [&](int, double rsq, double radsum) {
+    if (rsq <= radsum * radsum)
+      local[SKIN_GAP_BINS] += 1.0;
+    else
       local[MIN(SKIN_GAP_BINS - 1, static_cast<int>((sqrt(rsq) - radsum) * scale))] += 1.0;
     local[SKIN_GAP_BINS + 1] += radsum;
     local[SKIN_GAP_BINS + 2] += 1.0;
   });
-  const double per_pair = local[SKIN_GAP_BINS + 2] > 0.0 ? seconds / local[SKIN_GAP_BINS + 2] : 0.0;
   MPI_Allreduce(local.data(), all.data(), SKIN_GAP_BINS + 3, MPI_DOUBLE, MPI_SUM, world);
   s.gap_counts.assign(all.begin(), all.begin() + SKIN_GAP_BINS);
   s.overlapping_pairs = all[SKIN_GAP_BINS];
@@ -498,9 +568,6 @@ double FixHGridTune::pair_gaps(hgrid::SkinSample &s)
     s.search_diameter = neighbor->cutneighmax - neighbor->skin;
   else
     s.search_diameter = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
-  double slowest;
-  MPI_Allreduce(&per_pair, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
-  return slowest;
 }
 
 void FixHGridTune::log_skin(const hgrid::SkinSample &s)

@@ -91,13 +91,15 @@ class FixHGridTune : public Fix {
   int nlocal_built;    // owned atoms at the last build
 
   void init_skin_auto();
+  double skin_upper_bound();
   void start_window();
   void note_rebuild();
   bool max_displacement(double &dmax);
   void apply_pending_skin();
   void advise_skin();
   hgrid::SkinSample skin_sample();
-  double pair_gaps(hgrid::SkinSample &sample);
+  void pair_gaps(hgrid::SkinSample &sample);
+  double seconds_per_added_pair();
   double build_candidates();
   double rebuild_seconds(double neigh_per_build) const;
   void log_skin(const hgrid::SkinSample &sample);
