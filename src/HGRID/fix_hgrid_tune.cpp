@@ -406,7 +406,8 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   s.forced_rate = (window.builds - window.triggered) / steps;
   s.min_interval = MAX(neighbor->every, neighbor->delay);
   s.max_speed = window.max_speed;
-  s.build_seconds = rebuild_seconds(all[0] / window.builds);
+  const double neigh_per_build = all[0] / window.builds;
+  s.build_seconds = rebuild_seconds(neigh_per_build);
   s.pair_seconds = all[1] / steps;
   s.other_seconds = MAX(0.0, (all[2] - all[0]) / steps - s.pair_seconds);
   // what a pair added to the list costs: the shares of the pair time and of a
@@ -418,28 +419,23 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   const double nprocs = comm->nprocs;
   if (s.pair_seconds > 0.0) s.pair_list_share = MIN(1.0, per_pair * npairs / nprocs / s.pair_seconds);
   if (s.build_seconds > 0.0)
-    s.build_volume_share = MIN(1.0, per_pair * build_candidates() / nprocs / s.build_seconds);
+    s.build_volume_share = MIN(1.0, neigh_per_build * search_share() / s.build_seconds);
   return s;
 }
 
 /* ----------------------------------------------------------------------
-   candidate pairs of one build, all ranks: the distance checks hgrid counted,
-   or for bin the atoms in the 5^d half-cutoff bins around each atom (half of
-   them for a half list)
+   the share of a list build (Neigh time) that grows with the search volume:
+   hgrid's distance checks, with a cell visit as dear as a check (K = 1, as
+   measured for hgrid's cells); all of it for bin, whose bins and stencils
+   follow the largest cutoff
 ------------------------------------------------------------------------- */
 
-double FixHGridTune::build_candidates()
+double FixHGridTune::search_share()
 {
-  const double natoms = atom->natoms;
-  if (neighbor->style == Neighbor::HGRID) {
-    double checks, visits;
-    planner->counters_per_atom(checks, visits);
-    return checks * natoms;
-  }
-  const int d = domain->dimension;
-  const double volume = domain->xprd * domain->yprd * (d == 3 ? domain->zprd : 1.0);
-  const double half = force->newton_pair ? 0.5 : 1.0;
-  return half * natoms * natoms / volume * pow(2.5 * neighbor->cutneighmax, d);
+  if (neighbor->style != Neighbor::HGRID) return 1.0;
+  double checks, visits;
+  planner->counters_per_atom(checks, visits);
+  return checks + visits > 0.0 ? checks / (checks + visits) : 1.0;
 }
 
 /* ----------------------------------------------------------------------
@@ -564,10 +560,11 @@ void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
   s.gap_counts.assign(all.begin(), all.begin() + SKIN_GAP_BINS);
   s.overlapping_pairs = all[SKIN_GAP_BINS];
   const double npairs = all[SKIN_GAP_BINS + 2];
+  s.pair_distance = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
   if (neighbor->style == Neighbor::BIN)
     s.search_diameter = neighbor->cutneighmax - neighbor->skin;
   else
-    s.search_diameter = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
+    s.search_diameter = s.pair_distance;
 }
 
 void FixHGridTune::log_skin(const hgrid::SkinSample &s)

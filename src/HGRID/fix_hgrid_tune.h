@@ -100,7 +100,7 @@ class FixHGridTune : public Fix {
   hgrid::SkinSample skin_sample();
   void pair_gaps(hgrid::SkinSample &sample);
   double seconds_per_added_pair();
-  double build_candidates();
+  double search_share();
   double rebuild_seconds(double neigh_per_build) const;
   void log_skin(const hgrid::SkinSample &sample);
   void parse_option(const std::string &key, const std::string &value, int iarg);

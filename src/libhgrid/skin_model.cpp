@@ -23,13 +23,19 @@ SkinModel::SkinModel(const SkinSample &sample) : m_(sample)
   const int nbins = static_cast<int>(m_.gap_counts.size());
   const int half = nbins / 2;
   const double upper_pairs = cumulative_[nbins] - cumulative_[half];
-  tail_density_ = upper_pairs / (m_.skin * (nbins - half) / nbins);
+  const double width = m_.skin * (nbins - half) / nbins;
+  tail_density_ = upper_pairs / width;
+  tail_gap_ = m_.skin - 0.5 * width;
 }
 
 double SkinModel::pairs(double s) const
 {
   const int nbins = static_cast<int>(m_.gap_counts.size());
-  if (s >= m_.skin) return cumulative_[nbins] + tail_density_ * (s - m_.skin);
+  if (s >= m_.skin) {    // int_s0^s g, g(x) = g(tail) ((a + x)/(a + tail))^(d-1)
+    const double a = m_.pair_distance, d = m_.dimension;
+    const double shell = (std::pow(a + s, d) - std::pow(a + m_.skin, d)) / d;
+    return cumulative_[nbins] + tail_density_ * shell / std::pow(a + tail_gap_, d - 1.0);
+  }
   if (s <= 0.0) return cumulative_[0];
   const double x = s / m_.skin * nbins;    // linear within a bin
   const int b = std::min(static_cast<int>(x), nbins - 1);

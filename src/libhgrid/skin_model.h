@@ -15,7 +15,9 @@
    and a model of each as a function of s:
 
      list pairs     N(s) = N_c + int_0^s g           (N_c: overlapping pairs; beyond s0
-                                                      g keeps its mean over [s0/2, s0])
+                                                      g grows as the shell area of a pair,
+                                                      (a + x)^(d-1), from its mean over
+                                                      [s0/2, s0]; a: mean r_i + r_j)
      pair time      P(s) = P0 (1 - phi + phi N(s)/N0) (phi: the share of P0 that goes
                                                       with the list's pairs; the rest goes
                                                       with atoms and contacts)
@@ -76,6 +78,7 @@ struct SkinSample {
   double other_seconds = 0.0;      ///< O, per step
   double search_diameter = 0.0;    ///< c in B(s) (bin: largest cutoff; hgrid: mean r_i + r_j)
   double overlapping_pairs = 0.0;  ///< N_c, list pairs with gap <= 0
+  double pair_distance = 0.0;      ///< a, mean r_i + r_j of the list's pairs
   std::vector<double> gap_counts;  ///< list pairs by gap, equal bins over (0, s0]
 };
 
@@ -102,7 +105,8 @@ class SkinModel {
  private:
   SkinSample m_;
   std::vector<double> cumulative_;    // N(s) at the bin edges, from N_c
-  double tail_density_ = 0.0;         // pairs per unit gap beyond s0
+  double tail_density_ = 0.0;         // pairs per unit gap at tail_gap_
+  double tail_gap_ = 0.0;             // 3 s0 / 4, the middle of [s0/2, s0]
 };
 
 /// The advice for the next window.

@@ -45,6 +45,7 @@ struct SyntheticRun {
     m.pair_seconds = pair_time(s);
     m.other_seconds = other;
     m.search_diameter = c;
+    m.pair_distance = R;
     m.overlapping_pairs = contacts;
     for (int b = 0; b < nbins; ++b)
       m.gap_counts.push_back(pairs(s * (b + 1) / nbins) - pairs(s * b / nbins));
@@ -80,14 +81,16 @@ TEST(SkinModel, PartsFollowTheMeasuredSample)
   m.build_seconds = 0.01;
   m.pair_seconds = 0.003;
   m.search_diameter = 0.6;
+  m.pair_distance = 0.7;
   m.overlapping_pairs = 100.0;
   m.gap_counts = {10.0, 20.0, 30.0, 40.0};    // bins of width 0.1
   const SkinModel model(m);
   EXPECT_DOUBLE_EQ(model.pairs(0.0), 100.0);
   EXPECT_DOUBLE_EQ(model.pairs(0.15), 100.0 + 10.0 + 10.0);    // half of the second bin
   EXPECT_DOUBLE_EQ(model.pairs(0.4), 200.0);
-  // beyond s0: the mean density of the upper half, 70 pairs per 0.2
-  EXPECT_DOUBLE_EQ(model.pairs(0.6), 200.0 + 70.0);
+  // beyond s0: the mean density of the upper half, 70 pairs per 0.2 at gap 0.3, growing
+  // as the shell area (a + x)^(d-1) of pairs at distance a = 0.7
+  EXPECT_DOUBLE_EQ(model.pairs(0.6), 200.0 + 350.0 * (1.3 * 1.3 - 1.1 * 1.1) / 2.0 / 1.0);
   EXPECT_DOUBLE_EQ(model.interval(0.2), 10.0);
   EXPECT_DOUBLE_EQ(model.interval(0.05), 5.0);    // never below max(every, delay)
   EXPECT_DOUBLE_EQ(model.build_seconds(1.4), 0.01 * 4.0);    // ((0.6 + 1.4)/(0.6 + 0.4))^2
@@ -101,9 +104,10 @@ TEST(SkinModel, PartsFollowTheMeasuredSample)
   m.build_volume_share = 0.5;
   const SkinModel shares(m);
   EXPECT_DOUBLE_EQ(shares.build_seconds(1.4), 0.01 * (0.5 + 0.5 * 4.0));
-  EXPECT_DOUBLE_EQ(shares.step_seconds(0.6) - shares.step_seconds(0.4),
-                   0.003 / 3.0 * (270.0 / 200.0 - 1.0) +
-                       (shares.build_seconds(0.6) / 30.0 - 0.01 / 20.0));
+  EXPECT_NEAR(shares.step_seconds(0.6) - shares.step_seconds(0.4),
+              0.003 / 3.0 * (shares.pairs(0.6) / 200.0 - 1.0) +
+                  (shares.build_seconds(0.6) / 30.0 - 0.01 / 20.0),
+              1e-15);
 }
 
 TEST(SkinModel, RejectsSamplesItCannotUse)
