@@ -35,9 +35,10 @@
                                                       step that no displacement triggered,
                                                       e.g. fix pour inserting atoms)
 
-   phi and psi are measured in place (fix hgrid/tune times a pass over the list,
-   t per pair: phi = t N0 / P0, psi = t C / B0 with C the candidate pairs a build
-   checks); 1 is the cautious guess (all of P0 and B0 grows with the skin).  A fit
+   phi and psi are measured in place (fix hgrid/tune: phi = t N0 / P0 with t the
+   cost of a pair a larger skin adds, from timed passes over the list; psi = the
+   search's share of the Neigh time, over B0); 1 is the cautious guess (all of P0
+   and B0 grows with the skin).  A fit
    over windows at different skins would confuse the skin's effect with the run's
    own drift (a cooling gas has fewer contacts and a smaller skin later).
    advise_skin() minimises T over s and moves the skin toward the optimum by at most
