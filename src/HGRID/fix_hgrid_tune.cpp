@@ -46,9 +46,9 @@ static constexpr int SKIN_GAP_BINS = 32;
 
 FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), planner(HGridPlanner::get(lmp)), nevery(0), k_auto(0), verbose(0),
-    has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0),
-    tune_time(0.0), relevel_time(0.0), skin_auto(0), skin_pending(0.0), skin_input(0.0),
-    skin_moves(0), nlocal_built(-1)
+    has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0), tune_time(0.0),
+    relevel_time(0.0), skin_auto(0), skin_pending(0.0), skin_input(0.0), skin_moves(0),
+    nlocal_built(-1)
 {
   settings.search = hgrid::Search::TopDown;    // used with "search topdown|bottomup" only
   if (narg < 4) utils::missing_cmd_args(FLERR, "fix hgrid/tune", error);
@@ -148,11 +148,16 @@ void FixHGridTune::init()
 void FixHGridTune::init_skin_auto()
 {
   const char *why = nullptr;
-  if (lmp->kokkos) why = "is not available with KOKKOS";
-  else if (!neighbor->dist_check) why = "requires neigh_modify check yes";
-  else if (utils::strmatch(update->integrate_style, "^respa")) why = "is not available with rRESPA";
-  else if (!timer->has_normal()) why = "requires timer normal or full (the default)";
-  else if (!(neighbor->skin > 0.0)) why = "requires a positive neighbor skin";
+  if (lmp->kokkos)
+    why = "is not available with KOKKOS";
+  else if (!neighbor->dist_check)
+    why = "requires neigh_modify check yes";
+  else if (utils::strmatch(update->integrate_style, "^respa"))
+    why = "is not available with rRESPA";
+  else if (!timer->has_normal())
+    why = "requires timer normal or full (the default)";
+  else if (!(neighbor->skin > 0.0))
+    why = "requires a positive neighbor skin";
   if (why) error->all(FLERR, Error::NOLASTLINE, "Fix hgrid/tune skin auto {}", why);
   if (skin_input == 0.0) skin_input = neighbor->skin;    // the neighbor command's skin
 }
@@ -238,7 +243,8 @@ void FixHGridTune::pre_exchange()
 void FixHGridTune::post_neighbor()
 {
   nlocal_built = atom->nlocal;
-  if (window.first_step < 0) start_window();
+  if (window.first_step < 0)
+    start_window();
   else if (update->ntimestep - window.first_step >= nevery && window.builds >= SKIN_MIN_BUILDS)
     advise_skin();
 }
@@ -351,8 +357,8 @@ void FixHGridTune::apply_pending_skin()
   skin_moves++;
   planner->skin_report.moves = skin_moves;
   if (comm->me == 0)
-    utils::logmesg(lmp, "hgrid/tune: step {} skin {:.6g} -> {:.6g}\n", update->ntimestep,
-                   old_skin, skin_pending);
+    utils::logmesg(lmp, "hgrid/tune: step {} skin {:.6g} -> {:.6g}\n", update->ntimestep, old_skin,
+                   skin_pending);
   skin_pending = 0.0;
   window.first_step = -1;    // costs are measured at the new skin, after this build
 }
@@ -417,7 +423,8 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   double npairs = s.overlapping_pairs;
   for (double c : s.gap_counts) npairs += c;
   const double nprocs = comm->nprocs;
-  if (s.pair_seconds > 0.0) s.pair_list_share = MIN(1.0, per_pair * npairs / nprocs / s.pair_seconds);
+  if (s.pair_seconds > 0.0)
+    s.pair_list_share = MIN(1.0, per_pair * npairs / nprocs / s.pair_seconds);
   if (s.build_seconds > 0.0)
     s.build_volume_share = MIN(1.0, neigh_per_build * search_share() / s.build_seconds);
   return s;
@@ -460,7 +467,8 @@ double FixHGridTune::rebuild_seconds(double neigh_per_build) const
 
 namespace {
 struct PairRows {
-  std::vector<int> atoms, start, partners;    // row k: atom atoms[k], partners [start[k], start[k+1])
+  std::vector<int> atoms, start,
+      partners;    // row k: atom atoms[k], partners [start[k], start[k+1])
 };
 
 // visit(n, rsq, r_i + r_j) for every pair n of rows
@@ -574,13 +582,12 @@ void FixHGridTune::log_skin(const hgrid::SkinSample &s)
   utils::logmesg(lmp,
                  "hgrid/tune: step {} skin {:.6g}: rebuild every {:.3g} steps (d ~ n^{:.2f}), "
                  "rebuild {:.4g} ms, "
-                 "pair {:.4g} ms/step ({:.0f}% with the list, {:.0f}% of the rebuild with the search); optimum {:.6g} (floor {:.6g}), "
+                 "pair {:.4g} ms/step ({:.0f}% with the list, {:.0f}% of the rebuild with the "
+                 "search); optimum {:.6g} (floor {:.6g}), "
                  "predicted {:.4g} -> {:.4g} ms/step ({:.1f}% gain); next skin {:.6g}\n",
                  update->ntimestep, s.skin, s.steps_per_build, s.displacement_exponent,
-                 1e3 * s.build_seconds,
-                 1e3 * s.pair_seconds, 100.0 * s.pair_list_share, 100.0 * s.build_volume_share,
-                 a.optimum, a.floor,
-                 1e3 * a.current_step_seconds,
+                 1e3 * s.build_seconds, 1e3 * s.pair_seconds, 100.0 * s.pair_list_share,
+                 100.0 * s.build_volume_share, a.optimum, a.floor, 1e3 * a.current_step_seconds,
                  1e3 * a.optimum_step_seconds, 100.0 * a.gain(),
                  skin_pending > 0.0 ? skin_pending : s.skin);
 }

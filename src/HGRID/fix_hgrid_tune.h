@@ -70,7 +70,7 @@ class FixHGridTune : public Fix {
   // skin auto: the window of measurements since the last advice
   struct SkinWindow {
     bigint first_step = 0;
-    int builds = 0, triggered = 0;    // rebuilds, those a displacement triggered
+    int builds = 0, triggered = 0;                 // rebuilds, those a displacement triggered
     double neigh = 0.0, pair = 0.0, wall = 0.0;    // timer and wall clock at its start
     double max_speed = 0.0;                        // largest displacement per step seen
     // wall time of steps with and without a rebuild (end_of_step to end_of_step)
@@ -80,7 +80,7 @@ class FixHGridTune : public Fix {
     // m the last power of two before n at which the largest displacement d was probed
     double beta_num = 0.0, beta_den = 0.0, probe_disp = 0.0;
     bigint probe_lag = 0;
-    bigint ndanger = 0;                            // Neighbor::ndanger at its start
+    bigint ndanger = 0;    // Neighbor::ndanger at its start
   } window;
   int skin_auto;
   hgrid::SkinPolicy skin_policy;

@@ -482,7 +482,8 @@ void HGridPlanner::log_plan(const hgrid::Histogram *f, const hgrid::SystemParams
                  layout.num_levels(), hgrid::search_name(layout.search), current.cmin, current.cmax,
                  hgrid::describe(layout));
   if (neighbor->hgrid_margin > 0.0)
-    utils::logmesg(lmp, "HGrid cohesion: lists reach r_i + r_j + skin + {:.8g} (largest pull-off)\n",
+    utils::logmesg(lmp,
+                   "HGrid cohesion: lists reach r_i + r_j + skin + {:.8g} (largest pull-off)\n",
                    neighbor->hgrid_margin);
   utils::logmesg(lmp, "HGrid ghost cutoffs: {}\n", ghost_cutoffs_description());
 }

@@ -190,7 +190,8 @@ void NBinHGrid::bin_atoms()
 
 #if defined(_OPENMP)
 #pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static) \
-    reduction(max : outgrown, outside)
+    reduction(max                                                                 \
+              : outgrown, outside)
 #endif
   for (int i = 0; i < nall; i++) {
     atom2cell[i] = -1;

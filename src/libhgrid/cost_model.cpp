@@ -107,8 +107,7 @@ double particles_per_cell(double s_lo, double s_hi, const RadiusDistribution &f,
 double cross_level_cells(const Layout &layout, const RadiusDistribution &f,
                          const SystemParams &params, int j, int h)
 {
-  const Moments m =
-      cutoff_moments(f, 0.5 * params.skin, level_lo(layout, h), level_hi(layout, h));
+  const Moments m = cutoff_moments(f, 0.5 * params.skin, level_lo(layout, h), level_hi(layout, h));
   return cells_in_reach(m, layout.cell_sizes[j], params.dimension);
 }
 

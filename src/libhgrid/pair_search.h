@@ -103,7 +103,7 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
   template <class Atoms>
   static HGRID_INLINE Query<Atoms> query(const Atoms &atoms, int i, int nlocal, double skin)
   {
-    return {atoms, i, nlocal, {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
+    return {atoms,           i,   nlocal, {atoms.pos(i, 0), atoms.pos(i, 1), atoms.pos(i, 2)},
             atoms.radius(i), skin};
   }
 
@@ -120,9 +120,12 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
       const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
       Partners which = Partners::All;    // full lists
       if (HALF && NEWTON) {
-        if (primary && g.topdown) which = Partners::Owned;    // ghosts: from the smaller one
-        else if (!primary && (!g.topdown || g.ghosts_searched_down)) continue;
-        else if (!primary) which = Partners::Ghosts;
+        if (primary && g.topdown)
+          which = Partners::Owned;    // ghosts: from the smaller one
+        else if (!primary && (!g.topdown || g.ghosts_searched_down))
+          continue;
+        else if (!primary)
+          which = Partners::Ghosts;
       } else if (HALF && !primary) {
         which = Partners::Ghosts;    // newton off: the other owner stores it too
       }

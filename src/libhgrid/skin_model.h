@@ -66,21 +66,21 @@ constexpr int kSkinScanPoints = 400;
 /// What a run measured at its current skin (averages over the last window of builds).
 struct SkinSample {
   int dimension = 3;
-  double skin = 0.0;               ///< s0
-  double steps_per_build = 1.0;    ///< n0, of the rebuilds a displacement triggered
+  double skin = 0.0;                     ///< s0
+  double steps_per_build = 1.0;          ///< n0, of the rebuilds a displacement triggered
   double displacement_exponent = 1.0;    ///< beta in d_max ~ n^beta, in [1/2, 1]
-  double forced_rate = 0.0;        ///< F, other rebuilds per step
-  int min_interval = 1;            ///< n_min = max(every, delay), at least 1
-  double max_speed = 0.0;          ///< v_max, largest displacement per step
-  double build_seconds = 0.0;      ///< B0, what a rebuild adds to a step
-  double pair_seconds = 0.0;       ///< P0, per step
-  double pair_list_share = 1.0;    ///< phi, the share of P0 that follows N(s)
-  double build_volume_share = 1.0; ///< psi, the share of B0 that follows V(s)
-  double other_seconds = 0.0;      ///< O, per step
-  double search_diameter = 0.0;    ///< c in B(s) (bin: largest cutoff; hgrid: mean r_i + r_j)
-  double overlapping_pairs = 0.0;  ///< N_c, list pairs with gap <= 0
-  double pair_distance = 0.0;      ///< a, mean r_i + r_j of the list's pairs
-  std::vector<double> gap_counts;  ///< list pairs by gap, equal bins over (0, s0]
+  double forced_rate = 0.0;              ///< F, other rebuilds per step
+  int min_interval = 1;                  ///< n_min = max(every, delay), at least 1
+  double max_speed = 0.0;                ///< v_max, largest displacement per step
+  double build_seconds = 0.0;            ///< B0, what a rebuild adds to a step
+  double pair_seconds = 0.0;             ///< P0, per step
+  double pair_list_share = 1.0;          ///< phi, the share of P0 that follows N(s)
+  double build_volume_share = 1.0;       ///< psi, the share of B0 that follows V(s)
+  double other_seconds = 0.0;            ///< O, per step
+  double search_diameter = 0.0;          ///< c in B(s) (bin: largest cutoff; hgrid: mean r_i + r_j)
+  double overlapping_pairs = 0.0;        ///< N_c, list pairs with gap <= 0
+  double pair_distance = 0.0;            ///< a, mean r_i + r_j of the list's pairs
+  std::vector<double> gap_counts;        ///< list pairs by gap, equal bins over (0, s0]
 };
 
 /// Bounds of the skin and of its moves.
@@ -96,12 +96,12 @@ class SkinModel {
  public:
   /// \throws std::invalid_argument for a sample without a positive skin, interval or gap bins.
   explicit SkinModel(const SkinSample &sample);
-  [[nodiscard]] double pairs(double s) const;           ///< N(s)
-  [[nodiscard]] double interval(double s) const;        ///< n(s)
-  [[nodiscard]] double build_seconds(double s) const;   ///< B(s)
-  [[nodiscard]] double search_volume(double s) const;   ///< V(s)
-  [[nodiscard]] double step_seconds(double s) const;    ///< T(s)
-  [[nodiscard]] double safe_floor(double safety) const; ///< s_min
+  [[nodiscard]] double pairs(double s) const;              ///< N(s)
+  [[nodiscard]] double interval(double s) const;           ///< n(s)
+  [[nodiscard]] double build_seconds(double s) const;      ///< B(s)
+  [[nodiscard]] double search_volume(double s) const;      ///< V(s)
+  [[nodiscard]] double step_seconds(double s) const;       ///< T(s)
+  [[nodiscard]] double safe_floor(double safety) const;    ///< s_min
 
  private:
   SkinSample m_;
@@ -112,9 +112,9 @@ class SkinModel {
 
 /// The advice for the next window.
 struct SkinAdvice {
-  double optimum = 0.0;    ///< argmin T(s) over [floor, upper]
-  double next = 0.0;       ///< the skin to use next (bounded move; s0 if not worth it)
-  double floor = 0.0;      ///< s_min
+  double optimum = 0.0;                 ///< argmin T(s) over [floor, upper]
+  double next = 0.0;                    ///< the skin to use next (bounded move; s0 if not worth it)
+  double floor = 0.0;                   ///< s_min
   double current_step_seconds = 0.0;    ///< T(s0)
   double optimum_step_seconds = 0.0;    ///< T(optimum)
   double next_step_seconds = 0.0;       ///< T(next)

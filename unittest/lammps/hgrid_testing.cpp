@@ -2,9 +2,9 @@
 
 #include "atom.h"
 #include "domain.h"
-#include "group.h"
 #include "exceptions.h"
 #include "force.h"
+#include "group.h"
 #include "input.h"
 #include "library.h"
 #include "neigh_list.h"
@@ -411,7 +411,8 @@ void expect_list_matches(LAMMPS *lmp, int index, ListKind kind, bool history,
   const NeighList *list = lmp->neighbor->lists[index];
   while (list->listskip || list->listcopy) list = list->listskip ? list->listskip : list->listcopy;
   const int built = list->index;
-  if (!rule.any_builder) EXPECT_TRUE(built_by_hgrid(lmp, built)) << what << " is not built by hgrid";
+  if (!rule.any_builder)
+    EXPECT_TRUE(built_by_hgrid(lmp, built)) << what << " is not built by hgrid";
   const ListPairs found = gather_list(lmp, index, history);
   const PairCounts expected = oracle(lmp, kind, rule);
   EXPECT_EQ(found.self_pairs, 0) << what;
@@ -459,9 +460,8 @@ std::vector<NamedSystem> accelerator_systems(const std::vector<bool> &newtons, b
     double omega;
     int natoms;
   };
-  std::vector<Dist> dists = {{"mono", "mono", 1.0, 800},
-                             {"bi20", "bi", 20.0, 800},
-                             {"pl100", "powerlaw", 100.0, 1500}};
+  std::vector<Dist> dists = {
+      {"mono", "mono", 1.0, 800}, {"bi20", "bi", 20.0, 800}, {"pl100", "powerlaw", 100.0, 1500}};
   if (with_pl10) dists.push_back({"pl10", "powerlaw", 10.0, 1000});
   std::vector<NamedSystem> systems;
   for (const auto &d : dists)

@@ -37,8 +37,8 @@ struct SystemSpec {
   std::string neigh_modify;          // extra neigh_modify keywords
   std::string pair = "gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0";
   std::string pair_coeff = "* *";
-  int ntypes = 1;                    // atom types 1 + tag % ntypes
-  int molecule_size = 0;             // > 0: molecule IDs (fix property/atom), this many atoms each
+  int ntypes = 1;           // atom types 1 + tag % ntypes
+  int molecule_size = 0;    // > 0: molecule IDs (fix property/atom), this many atoms each
   std::vector<std::string> before_pair;    // commands after the atoms exist, before pair_style
   std::vector<std::string> after_pair;     // commands after pair_coeff (more coefficients)
   std::vector<std::string> lammps_args;    // extra command-line arguments (e.g. -k on -sf kk)
@@ -73,7 +73,8 @@ struct NamedSystem {
                                                            bool with_pl10, int seed);
 
 /// Largest |a_k - b_k| over the largest |a_k| (same sizes expected).
-[[nodiscard]] double relative_difference(const std::vector<double> &a, const std::vector<double> &b);
+[[nodiscard]] double relative_difference(const std::vector<double> &a,
+                                         const std::vector<double> &b);
 
 /// The default power-law system (alpha = -3) with N atoms, size ratio and packing.
 [[nodiscard]] SystemSpec powerlaw_system(int natoms, double omega, double packing);

@@ -53,16 +53,22 @@ struct Example {
   std::string dir, input;
 };
 
-const Example examples[] = {
-    {"granular", "in.pour.drum"},          {"granular", "in.pour.flatwall"},
-    {"granular", "in.pour.heat"},          {"granular", "in.restitution"},
-    {"granular", "in.sync_verlet"},        {"granular", "in.tableting.200"},
-    {"granular", "in.triaxial.compaction.12"},
-    {"granregion", "in.granregion.box"},  {"granregion", "in.granregion.funnel"},
-    {"granregion", "in.granregion.mixer"}, {"pour", "in.pour"},
-    {"pour", "in.pour.2d"},                {"pour", "in.pour.2d.molecule"},
-    {"multi", "in.colloid"},               {"multi", "in.granular"},
-    {"multi", "in.powerlaw"}};
+const Example examples[] = {{"granular", "in.pour.drum"},
+                            {"granular", "in.pour.flatwall"},
+                            {"granular", "in.pour.heat"},
+                            {"granular", "in.restitution"},
+                            {"granular", "in.sync_verlet"},
+                            {"granular", "in.tableting.200"},
+                            {"granular", "in.triaxial.compaction.12"},
+                            {"granregion", "in.granregion.box"},
+                            {"granregion", "in.granregion.funnel"},
+                            {"granregion", "in.granregion.mixer"},
+                            {"pour", "in.pour"},
+                            {"pour", "in.pour.2d"},
+                            {"pour", "in.pour.2d.molecule"},
+                            {"multi", "in.colloid"},
+                            {"multi", "in.granular"},
+                            {"multi", "in.powerlaw"}};
 
 int steps_per_run()
 {
@@ -132,7 +138,10 @@ std::vector<std::string> adapted(const std::vector<std::string> &lines, const st
         if (!has_neighbor && !style.empty()) {
           // LAMMPS' default skin of these units
           const std::string u = first_word(units);
-          const std::string skin = u == "si" ? "0.001" : u == "cgs" ? "0.1" : u == "lj" ? "0.3" : "2.0";
+          const std::string skin = u == "si" ? "0.001"
+              : u == "cgs"                   ? "0.1"
+              : u == "lj"                    ? "0.3"
+                                             : "2.0";
           out.push_back("neighbor " + skin + " " + style);
         }
         out.push_back("fix hgrid_probe all external pf/callback 1 1");
@@ -150,14 +159,14 @@ std::vector<std::string> adapted(const std::vector<std::string> &lines, const st
 }
 
 struct Outcome {
-  std::string error;                               // "" if the whole input ran
-  std::vector<std::pair<long, long>> rebuilds;     // (step, pairs of the pair lists)
-  std::vector<long> rebuild_run;                   // first step of the run of each rebuild
-  long oracle_checks = 0;                          // hgrid lists compared with the oracle
-  double oracle_seconds = 0.0;                     // their time, taken off the Loop time
-  std::vector<std::vector<double>> thermo;         // every thermo row, CPU columns dropped
-  std::vector<int> thermo_run;                     // the run of each row (0 = first)
-  double neigh = 0.0, loop = 0.0;                  // summed over the runs
+  std::string error;                              // "" if the whole input ran
+  std::vector<std::pair<long, long>> rebuilds;    // (step, pairs of the pair lists)
+  std::vector<long> rebuild_run;                  // first step of the run of each rebuild
+  long oracle_checks = 0;                         // hgrid lists compared with the oracle
+  double oracle_seconds = 0.0;                    // their time, taken off the Loop time
+  std::vector<std::vector<double>> thermo;        // every thermo row, CPU columns dropped
+  std::vector<int> thermo_run;                    // the run of each row (0 = first)
+  double neigh = 0.0, loop = 0.0;                 // summed over the runs
   bool cohesive = false, by_hgrid = false;
 };
 
@@ -219,8 +228,9 @@ void probe(void *ptr, int64_t step, int, int *, double **, double **fexternal)
     const auto start = std::chrono::steady_clock::now();
     // granular pair styles ask for half lists with the newton setting of the input
     const ListKind kind = lmp->force->newton_pair ? ListKind::HalfNewton : ListKind::HalfNewtoff;
-    expect_list_matches(lmp, l, kind, false, "list " + std::to_string(l) + " at step " +
-                            std::to_string(step), {lmp->neighbor->hgrid_margin, {}, true, TIE_BAND});
+    expect_list_matches(lmp, l, kind, false,
+                        "list " + std::to_string(l) + " at step " + std::to_string(step),
+                        {lmp->neighbor->hgrid_margin, {}, true, TIE_BAND});
     out.oracle_checks++;
     out.oracle_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -391,10 +401,11 @@ TEST_P(HGridExamples, RunUnderHGridWithTheSamePairsAndThermo)
   std::cout << "| " << ex.dir << "/" << ex.input << " | " << (hgrid.error.empty() ? "yes" : "no")
             << " | " << (hgrid.by_hgrid ? "hgrid" : "bin (not granular)")
             << (own.cohesive ? ", cohesive" : "") << " | "
- << (pairs_equal ? "equal" : first_difference(own.rebuilds, hgrid.rebuilds)) << " (" << own.rebuilds.back().second << " / "
-            << last_hgrid << ") | " << own.rebuilds.size() << " | " << own.neigh << " / "
-            << hgrid.neigh << " | " << own.loop << " / " << hgrid.loop - hgrid.oracle_seconds << " | "
-            << (diff.empty() ? "equal" : diff) << " | " << later << " |" << std::endl;
+            << (pairs_equal ? "equal" : first_difference(own.rebuilds, hgrid.rebuilds)) << " ("
+            << own.rebuilds.back().second << " / " << last_hgrid << ") | " << own.rebuilds.size()
+            << " | " << own.neigh << " / " << hgrid.neigh << " | " << own.loop << " / "
+            << hgrid.loop - hgrid.oracle_seconds << " | " << (diff.empty() ? "equal" : diff)
+            << " | " << later << " |" << std::endl;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, HGridExamples, ::testing::ValuesIn(examples),

@@ -274,15 +274,19 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
     std::string name, setup, neigh_modify;
     std::function<bool(LAMMPS *, const AtomInfo &, const AtomInfo &)> keep;
   };
-  const std::vector<Variant> variants = {
-      {"type", "", "exclude type 1 2",
-       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.type == b.type; }},
-      {"group", "group low id 1:300", "exclude group low all",
-       [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
-         return !in_group(lmp, a, "low") && !in_group(lmp, b, "low");
-       }},
-      {"molecule/intra", "", "exclude molecule/intra all",
-       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule != b.molecule; }}};
+  const std::vector<Variant> variants = {{"type", "", "exclude type 1 2",
+                                          [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) {
+                                            return a.type == b.type;
+                                          }},
+                                         {"group", "group low id 1:300", "exclude group low all",
+                                          [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
+                                            return !in_group(lmp, a, "low") &&
+                                                !in_group(lmp, b, "low");
+                                          }},
+                                         {"molecule/intra", "", "exclude molecule/intra all",
+                                          [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) {
+                                            return a.molecule != b.molecule;
+                                          }}};
   for (const auto &v : variants) {
     SystemSpec s = kokkos_spec(powerlaw_system(800, 10.0, 0.35), "off");
     s.ntypes = 2;
@@ -293,7 +297,9 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
     ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << v.name;
     const KokkosList hgrid = kokkos_pair_list(lmp.get());
     OracleRule rule;
-    rule.keep = [&](const AtomInfo &a, const AtomInfo &b) { return v.keep(lmp.get(), a, b); };
+    rule.keep = [&](const AtomInfo &a, const AtomInfo &b) {
+      return v.keep(lmp.get(), a, b);
+    };
     const PairCounts expected = oracle(lmp.get(), ListKind::HalfNewtoff, rule);
     EXPECT_LT(expected.size(), oracle(lmp.get(), ListKind::HalfNewtoff).size()) << v.name;
     EXPECT_GT(expected.size(), 0u) << v.name;

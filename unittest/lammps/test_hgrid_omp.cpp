@@ -57,9 +57,10 @@ class HGridOmpOracle : public ::testing::TestWithParam<NamedSystem> {};
 std::vector<double> positions_after_run(const SystemSpec &s)
 {
   auto lmp = make_system(s);
-  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
-                       "atom_modify sort 50 0.0", "run 300 post no"});
+  commands(lmp.get(),
+           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
+            "run 300 post no"});
   EXPECT_EQ(pair_list_by_hgrid(lmp.get()), s.neighbor == "hgrid");
   return gather_by_tag(lmp.get(), lmp->atom->x);
 }

@@ -376,7 +376,8 @@ SkinLog read_skin_log(const std::string &path)
   text << in.rdbuf();
   const std::string log = text.str();
   SkinLog out;
-  const std::regex danger("Dangerous builds = ([0-9]+)"), move("hgrid/tune: step [0-9]+ skin \\S+ -> (\\S+)");
+  const std::regex danger("Dangerous builds = ([0-9]+)"),
+      move("hgrid/tune: step [0-9]+ skin \\S+ -> (\\S+)");
   for (std::sregex_iterator m(log.begin(), log.end(), danger), end; m != end; ++m)
     out.dangerous.push_back(std::stol((*m)[1]));
   for (std::sregex_iterator m(log.begin(), log.end(), move), end; m != end; ++m)
@@ -463,12 +464,14 @@ TEST(HGridTune, InputErrors)
             std::string::npos)
       << nsq;
   const std::pair<std::string, std::string> skin_cases[] = {
-      {"fix tune all hgrid/tune 10 skin maybe", "Fix hgrid/tune skin must be auto or fixed, got maybe"},
+      {"fix tune all hgrid/tune 10 skin maybe",
+       "Fix hgrid/tune skin must be auto or fixed, got maybe"},
       {"neigh_modify check no\nfix tune all hgrid/tune 10 skin auto",
        "Fix hgrid/tune skin auto requires neigh_modify check yes"},
       {"timer loop\nfix tune all hgrid/tune 10 skin auto",
        "Fix hgrid/tune skin auto requires timer normal or full"},
-      {"compute h all hgrid\nthermo_style custom step c_h[9]", "Compute hgrid requires neighbor style hgrid"},
+      {"compute h all hgrid\nthermo_style custom step c_h[9]",
+       "Compute hgrid requires neighbor style hgrid"},
   };
   for (const auto &[lines, pattern] : skin_cases) {
     std::vector<std::string> fixes;

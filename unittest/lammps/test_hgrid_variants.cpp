@@ -50,7 +50,8 @@ ListKind half_kind(bool newton)
 double pulloff_max(LAMMPS *lmp, const std::string &style = "granular")
 {
   int dim = 0;
-  auto *value = static_cast<double *>(lmp->force->pair_match(style, 1)->extract("pulloff/max", dim));
+  auto *value =
+      static_cast<double *>(lmp->force->pair_match(style, 1)->extract("pulloff/max", dim));
   return value ? *value : -1.0;
 }
 
@@ -65,8 +66,9 @@ std::vector<double> forces_after_run(SystemSpec spec, const std::string &neighbo
 {
   spec.neighbor = neighbor;
   auto lmp = make_system(spec);
-  commands(lmp.get(), {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
-                       "timestep 0.001", "neigh_modify every 1 delay 0 check no", "run 40 post no"});
+  commands(lmp.get(),
+           {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.001", "neigh_modify every 1 delay 0 check no", "run 40 post no"});
   by_hgrid = pair_list_by_hgrid(lmp.get());
   auto f = gather_by_tag(lmp.get(), lmp->atom->f);
   const auto t = gather_by_tag(lmp.get(), lmp->atom->torque);
@@ -131,17 +133,33 @@ TEST(HGridVariants, ExclusionsAndIncludeGroupMatchOracle)
     std::function<bool(LAMMPS *, const AtomInfo &, const AtomInfo &)> keep;
   };
   const std::vector<Variant> variants = {
-      {"exclude type 1 2", {}, "exclude type 1 2",
-       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.type == b.type; }},
-      {"exclude group", {"group low id 1:300", "group high id 301:800"}, "exclude group low high",
+      {"exclude type 1 2",
+       {},
+       "exclude type 1 2",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) {
+         return a.type == b.type;
+       }},
+      {"exclude group",
+       {"group low id 1:300", "group high id 301:800"},
+       "exclude group low high",
        [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
          return in_group(lmp, a, "low") == in_group(lmp, b, "low");
        }},
-      {"exclude molecule/intra", {}, "exclude molecule/intra all",
-       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule != b.molecule; }},
-      {"exclude molecule/inter", {}, "exclude molecule/inter all",
-       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) { return a.molecule == b.molecule; }},
-      {"include group", {"group inner id 1:500", "atom_modify first inner"}, "include inner",
+      {"exclude molecule/intra",
+       {},
+       "exclude molecule/intra all",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) {
+         return a.molecule != b.molecule;
+       }},
+      {"exclude molecule/inter",
+       {},
+       "exclude molecule/inter all",
+       [](LAMMPS *, const AtomInfo &a, const AtomInfo &b) {
+         return a.molecule == b.molecule;
+       }},
+      {"include group",
+       {"group inner id 1:500", "atom_modify first inner"},
+       "include inner",
        [](LAMMPS *lmp, const AtomInfo &a, const AtomInfo &b) {
          return in_group(lmp, a, "inner") && in_group(lmp, b, "inner");
        }}};
@@ -154,7 +172,9 @@ TEST(HGridVariants, ExclusionsAndIncludeGroupMatchOracle)
       auto lmp = make_system(spec);
       const std::string what = v.name + ", " + describe(spec);
       OracleRule rule;
-      rule.keep = [&](const AtomInfo &a, const AtomInfo &b) { return v.keep(lmp.get(), a, b); };
+      rule.keep = [&](const AtomInfo &a, const AtomInfo &b) {
+        return v.keep(lmp.get(), a, b);
+      };
       // the variant removes pairs, and the list holds exactly the others
       EXPECT_LT(entries(oracle(lmp.get(), half_kind(newton), rule)),
                 entries(oracle(lmp.get(), half_kind(newton))))
@@ -214,7 +234,8 @@ TEST(HGridVariants, OccasionalListsOfComputes)
         const std::string what = "compute contact/atom, " + describe(spec);
         const int contacts = lammps_find_compute_neighlist(lmp.get(), "contacts", 0);
         expect_list_matches(lmp.get(), contacts, half_kind(newton), false, what);
-        EXPECT_FALSE(built_by_hgrid(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "coord", 0)));
+        EXPECT_FALSE(
+            built_by_hgrid(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "coord", 0)));
       }
     }
     EXPECT_EQ(values[0], values[1]) << "newton " << newton;

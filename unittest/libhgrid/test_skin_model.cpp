@@ -92,7 +92,7 @@ TEST(SkinModel, PartsFollowTheMeasuredSample)
   // as the shell area (a + x)^(d-1) of pairs at distance a = 0.7
   EXPECT_DOUBLE_EQ(model.pairs(0.6), 200.0 + 350.0 * (1.3 * 1.3 - 1.1 * 1.1) / 2.0 / 1.0);
   EXPECT_DOUBLE_EQ(model.interval(0.2), 10.0);
-  EXPECT_DOUBLE_EQ(model.interval(0.05), 5.0);    // never below max(every, delay)
+  EXPECT_DOUBLE_EQ(model.interval(0.05), 5.0);               // never below max(every, delay)
   EXPECT_DOUBLE_EQ(model.build_seconds(1.4), 0.01 * 4.0);    // ((0.6 + 1.4)/(0.6 + 0.4))^2
   EXPECT_DOUBLE_EQ(model.step_seconds(0.4), 0.003 + 0.01 / 20.0);
   // diffusive atoms: twice the skin lasts four times as long

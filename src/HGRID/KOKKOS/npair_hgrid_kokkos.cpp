@@ -15,9 +15,9 @@
 #include "force.h"
 #include "hgrid_planner.h"
 #include "kokkos.h"
-#include "neighbor_kokkos.h"
 #include "nbin_hgrid_kokkos.h"
 #include "neigh_list_kokkos.h"
+#include "neighbor_kokkos.h"
 #include "nstencil_hgrid.h"
 #include "platform.h"
 #include "transpose_helper_kokkos.h"
@@ -282,8 +282,8 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
   const int maxneighs = list->maxneighs;
   const int history = list->history ? (1 << HISTBITS) : 0;
   const double skin = planner->skin();
-  const HGridExclusionsKokkos<DeviceType> ex =
-      EXCLUDE ? exclusions() : HGridExclusionsKokkos<DeviceType>();
+  const HGridExclusionsKokkos<DeviceType> ex = EXCLUDE ? exclusions()
+                                                       : HGridExclusionsKokkos<DeviceType>();
 
   long long visited = 0, checks = 0;
   int excess = 0;
