@@ -307,20 +307,6 @@ bool run_case(const Case &c, const Options &o, std::FILE *csv)
   return ok;
 }
 
-SystemSpec spec_of(int dim, SizeDistribution dist, double alpha, double omega, double nu, int n,
-                   Packing packing = Packing::Random)
-{
-  SystemSpec s;
-  s.dimension = dim;
-  s.distribution = dist;
-  s.alpha = alpha;
-  s.omega = omega;
-  s.nu = nu;
-  s.n = n;
-  s.packing = packing;
-  return s;
-}
-
 /// \brief The standard table (examples/benchmarks/methods): time per particle vs omega,
 /// vs N, vs nu, other distributions, 2d and settled beds.  Methods whose work grows
 /// beyond a few seconds per repetition are skipped, with the reason in the CSV.
@@ -330,11 +316,11 @@ std::vector<Case> sweep_cases(unsigned seed)
   std::vector<Case> cases;
   // vs omega: 3d, alpha = -3, nu = 0.3, N = 2e4 (all pairs as reference)
   for (double omega : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0})
-    cases.push_back({spec_of(3, P, -3.0, omega, 0.3, 20000), {}});
+    cases.push_back({system_spec(3, P, -3.0, omega, 0.3, 20000), {}});
   // vs omega at N = 2e5 (less of the box near its boundary); linked_cell and mr check
   // about 4e4 pairs per particle at omega = 100 (one cell holds ~3000 particles)
   for (double omega : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
-    Case c{spec_of(3, P, -3.0, omega, 0.3, 200000), {}};
+    Case c{system_spec(3, P, -3.0, omega, 0.3, 200000), {}};
     if (omega >= 100.0)
       for (const char *m : {"linked_cell", "mr"})
         c.skip.push_back({m, "~1e10 distance checks (cells of the largest diameter)"});
@@ -342,28 +328,28 @@ std::vector<Case> sweep_cases(unsigned seed)
   }
   // vs N: MR's linearity claim, similar sizes (omega 2) and omega 10
   for (int n : {10000, 100000, 1000000}) {
-    Case c{spec_of(3, P, -3.0, 2.0, 0.3, n), {}};
+    Case c{system_spec(3, P, -3.0, 2.0, 0.3, n), {}};
     if (n > 100000) c.skip.push_back({"sorted_distance", "O(N^5/3) in 3d, minutes at N = 1e6"});
     cases.push_back(c);
   }
   for (int n : {10000, 100000, 1000000}) {
-    Case c{spec_of(3, P, -3.0, 10.0, 0.3, n), {}};
+    Case c{system_spec(3, P, -3.0, 10.0, 0.3, n), {}};
     if (n > 100000) c.skip.push_back({"sorted_distance", "O(N^5/3) in 3d, minutes at N = 1e6"});
     cases.push_back(c);
   }
   // vs nu: MR's independence of packing density
   for (double nu : {0.1, 0.2, 0.4, 0.5, 0.6})
-    cases.push_back({spec_of(3, P, -3.0, 2.0, nu, 100000), {}});
+    cases.push_back({system_spec(3, P, -3.0, 2.0, nu, 100000), {}});
   // other distributions, 3d and 2d, random and settled, N = 2e4
   for (int dim : {3, 2}) {
-    cases.push_back({spec_of(dim, P, -2.0, 10.0, 0.3, 20000), {}});
-    cases.push_back({spec_of(dim, P, 0.0, 10.0, 0.3, 20000), {}});
-    cases.push_back({spec_of(dim, SizeDistribution::Bidisperse, 0.0, 10.0, 0.3, 20000), {}});
-    cases.push_back({spec_of(dim, SizeDistribution::Sieve, 0.0, 32.0, 0.5, 20000), {}});
-    cases.push_back({spec_of(dim, P, -3.0, 10.0, 0.1, 20000), {}});
-    cases.push_back({spec_of(dim, P, -3.0, 10.0, 0.6, 20000), {}});
-    cases.push_back({spec_of(dim, P, -3.0, 10.0, 0.3, 20000, Packing::Settled), {}});
-    cases.push_back({spec_of(dim, P, -3.0, 100.0, 0.3, 20000, Packing::Settled), {}});
+    cases.push_back({system_spec(dim, P, -2.0, 10.0, 0.3, 20000), {}});
+    cases.push_back({system_spec(dim, P, 0.0, 10.0, 0.3, 20000), {}});
+    cases.push_back({system_spec(dim, SizeDistribution::Bidisperse, 0.0, 10.0, 0.3, 20000), {}});
+    cases.push_back({system_spec(dim, SizeDistribution::Sieve, 0.0, 32.0, 0.5, 20000), {}});
+    cases.push_back({system_spec(dim, P, -3.0, 10.0, 0.1, 20000), {}});
+    cases.push_back({system_spec(dim, P, -3.0, 10.0, 0.6, 20000), {}});
+    cases.push_back({system_spec(dim, P, -3.0, 10.0, 0.3, 20000, Packing::Settled), {}});
+    cases.push_back({system_spec(dim, P, -3.0, 100.0, 0.3, 20000, Packing::Settled), {}});
   }
   for (Case &c : cases) c.spec.seed = seed;
   return cases;

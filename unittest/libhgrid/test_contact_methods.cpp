@@ -20,16 +20,7 @@ namespace {
 SystemSpec spec(int dim, SizeDistribution dist, double alpha, double omega, double nu,
                 Packing packing, int n, unsigned seed)
 {
-  SystemSpec s;
-  s.dimension = dim;
-  s.distribution = dist;
-  s.alpha = alpha;
-  s.omega = omega;
-  s.nu = nu;
-  s.packing = packing;
-  s.n = n;
-  s.seed = seed;
-  return s;
+  return system_spec(dim, dist, alpha, omega, nu, n, packing, seed);
 }
 
 std::string describe(const SystemSpec &s)

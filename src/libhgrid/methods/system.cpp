@@ -95,6 +95,21 @@ namespace methods {
     throw std::invalid_argument("unknown packing '" + name + "' (random or settled)");
   }
 
+  SystemSpec system_spec(int dimension, SizeDistribution distribution, double alpha, double omega,
+                         double nu, int n, Packing packing, unsigned seed)
+  {
+    SystemSpec s;
+    s.dimension = dimension;
+    s.distribution = distribution;
+    s.alpha = alpha;
+    s.omega = omega;
+    s.nu = nu;
+    s.n = n;
+    s.packing = packing;
+    s.seed = seed;
+    return s;
+  }
+
   void validate(const SystemSpec &s)
   {
     if (s.dimension != 2 && s.dimension != 3)

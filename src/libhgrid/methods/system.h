@@ -63,6 +63,11 @@ namespace methods {
     unsigned seed = 1;
   };
 
+  /// A spec with r_min = 1.
+  [[nodiscard]] SystemSpec system_spec(int dimension, SizeDistribution distribution, double alpha,
+                                       double omega, double nu, int n,
+                                       Packing packing = Packing::Random, unsigned seed = 1);
+
   /// \brief Check a spec: dimension 2 or 3, omega >= 1, 0 < nu < 1, r_min > 0, n >= 2.
   /// \throws std::invalid_argument naming the offending field.
   void validate(const SystemSpec &spec);
