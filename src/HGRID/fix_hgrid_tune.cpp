@@ -48,7 +48,7 @@ FixHGridTune::FixHGridTune(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), planner(HGridPlanner::get(lmp)), nevery(0), k_auto(0), verbose(0),
     has_layout(0), last_tune(-1), nrelevel(0), cost_current(0.0), cost_optimal(0.0), tune_time(0.0),
     relevel_time(0.0), skin_auto(0), skin_pending(0.0), skin_input(0.0), skin_moves(0),
-    nlocal_built(-1)
+    nlocal_built(-1), touched_sum(0.0)
 {
   settings.search = hgrid::Search::TopDown;    // used with "search topdown|bottomup" only
   if (narg < 4) utils::missing_cmd_args(FLERR, "fix hgrid/tune", error);
@@ -514,7 +514,9 @@ PairRows rows_within(const NeighList *list, double **x, const double *radius, do
    the list's pairs and over those within half the skin, timed (the fastest
    of three each); the difference per pair is the cost of the pairs a larger
    skin adds, which are mostly near atoms already in cache (less than the mean
-   cost of a pair)
+   cost of a pair).  Before each pass the per-atom arrays a time step also
+   reads (velocities, forces, angular velocities, torques) are read, as the
+   integrator and other fixes do between two pair computations
 ------------------------------------------------------------------------- */
 
 double FixHGridTune::seconds_per_added_pair()
@@ -527,9 +529,10 @@ double FixHGridTune::seconds_per_added_pair()
   const int history = list->history;
   std::vector<int> touch(all.partners.size());
   std::vector<double> shear(history ? 3 * all.partners.size() : 0);
-  double seconds[2] = {0.0, 0.0};
+  double seconds[2] = {0.0, 0.0}, other = 0.0;
   for (int pass = 0; pass < 3; pass++)
     for (int k = 0; k < 2; k++) {
+      other += touch_step_arrays();
       const double start = platform::walltime();
       for_each_pair(k == 0 ? all : half, x, radius, [&](int n, double rsq, double radsum) {
         touch[n] = rsq <= radsum * radsum;
@@ -538,11 +541,25 @@ double FixHGridTune::seconds_per_added_pair()
       const double elapsed = platform::walltime() - start;
       seconds[k] = pass == 0 ? elapsed : MIN(seconds[k], elapsed);
     }
+  touched_sum = other;    // the reads must happen
   const double added = all.partners.size() - half.partners.size();
   double local = added > 0.0 ? MAX(0.0, seconds[0] - seconds[1]) / added : 0.0;
   double slowest;
   MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
   return slowest;
+}
+
+/* ----------------------------------------------------------------------
+   read the per-atom arrays of a time step besides positions (their sum)
+------------------------------------------------------------------------- */
+
+double FixHGridTune::touch_step_arrays()
+{
+  double sum = 0.0;
+  for (double **a : {atom->v, atom->f, atom->omega, atom->torque})
+    if (a)
+      for (int i = 0; i < atom->nlocal; i++) sum += a[i][0] + a[i][1] + a[i][2];
+  return sum;
 }
 
 /* ----------------------------------------------------------------------

@@ -88,7 +88,8 @@ class FixHGridTune : public Fix {
   double skin_pending;    // skin for the next rebuild, 0 if none
   double skin_input;      // skin of the neighbor command (the first run's)
   int skin_moves;
-  int nlocal_built;    // owned atoms at the last build
+  int nlocal_built;      // owned atoms at the last build
+  double touched_sum;    // keeps the reads of touch_step_arrays() from being dropped
 
   void init_skin_auto();
   double skin_upper_bound();
@@ -100,6 +101,7 @@ class FixHGridTune : public Fix {
   hgrid::SkinSample skin_sample();
   void pair_gaps(hgrid::SkinSample &sample);
   double seconds_per_added_pair();
+  double touch_step_arrays();
   double search_share();
   double rebuild_seconds(double neigh_per_build) const;
   void log_skin(const hgrid::SkinSample &sample);
