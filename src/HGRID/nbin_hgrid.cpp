@@ -212,7 +212,7 @@ void NBinHGrid::bin_atoms()
   if (outgrown >= 0) exceeds_top_level(radius[outgrown]);
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
-  cells.build(nall, atom2cell);
+  cells.build(nall, atom2cell, nthreads);
 }
 
 /* ----------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace hgrid {
 
 void CellLists::set_levels(const std::vector<int> &cells_per_level)
@@ -12,21 +16,65 @@ void CellLists::set_levels(const std::vector<int> &cells_per_level)
   slots_.clear();
 }
 
-void CellLists::build(int n, const int *cell)
+void CellLists::build(int n, const int *cell, int nthreads)
 {
-  std::fill(start_.begin(), start_.end(), 0);
+  clear_counts(nthreads);
   for (int i = 0; i < n; ++i)
     if (cell[i] >= 0) ++start_[cell[i]];
-  // inclusive prefix sum: start_[g] = end of cell g; start_[ncells] = total
-  int total = 0;
-  for (int &s : start_) {
-    total += s;
-    s = total;
-  }
+  prefix_sum(nthreads);    // start_[g] = end of cell g; start_[ncells] = total
+  const int total = start_.back();
   if (static_cast<int>(slots_.size()) < total) slots_.resize(total);
   // decreasing index order: each end walks back to its cell's first slot
   for (int i = n - 1; i >= 0; --i)
     if (cell[i] >= 0) slots_[--start_[cell[i]]] = i;
+}
+
+void CellLists::clear_counts(int nthreads)
+{
+  const int size = static_cast<int>(start_.size());
+  int *start = start_.data();
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static)
+#endif
+  for (int g = 0; g < size; ++g) start[g] = 0;
+  (void) nthreads;
+}
+
+/// Blocks of cells in turn: each sums its block, the block sums are scanned, then
+/// each block is scanned from its offset.
+void CellLists::prefix_sum(int nthreads)
+{
+  const int size = static_cast<int>(start_.size());
+  int *start = start_.data();
+#if defined(_OPENMP)
+  if (nthreads > 1 && size >= 2 * nthreads) {
+    std::vector<int> offset(nthreads + 1, 0);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+      const int lo = static_cast<int>(static_cast<long long>(size) * t / nt);
+      const int hi = static_cast<int>(static_cast<long long>(size) * (t + 1) / nt);
+      int sum = 0;
+      for (int g = lo; g < hi; ++g) sum += start[g];
+      offset[t + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+      for (int b = 0; b < nt; ++b) offset[b + 1] += offset[b];
+      int run = offset[t];
+      for (int g = lo; g < hi; ++g) {
+        run += start[g];
+        start[g] = run;
+      }
+    }
+    return;
+  }
+#endif
+  (void) nthreads;
+  int total = 0;
+  for (int g = 0; g < size; ++g) {
+    total += start[g];
+    start[g] = total;
+  }
 }
 
 std::size_t CellLists::memory_bytes() const

@@ -8,7 +8,9 @@
    particles therefore appear in increasing index order (owned particles before
    ghosts, as LAMMPS' same-bin tie-break needs), and consecutive cells of a row
    are one contiguous slot range.  Storage is reused; nothing is allocated once
-   it has grown. */
+   it has grown.  With OpenMP, the passes over the cells (clearing, prefix sum)
+   run on the threads asked for; the passes over the particles stay serial, so
+   the order of the slots does not depend on the number of threads. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -26,8 +28,9 @@ class CellLists {
   /// Global index of local cell \p c of level \p h.
   [[nodiscard]] int global_cell(int h, int c) const { return offset_[h] + c; }
   /// \brief Sort particles 0..n-1 into cells: \p cell[i] is the global cell index
-  /// of particle i, or negative for a particle that is left out.
-  void build(int n, const int *cell);
+  /// of particle i, or negative for a particle that is left out; the passes over
+  /// the cells on \p nthreads OpenMP threads.
+  void build(int n, const int *cell, int nthreads = 1);
 
   /// Slots of global cells g0..g1: particles()[begin(g0) .. end(g1)-1].
   [[nodiscard]] int begin(int g) const { return start_[g]; }
@@ -47,6 +50,9 @@ class CellLists {
   std::vector<int> offset_{0};    // first global cell of each level, size L+1
   std::vector<int> start_;        // first slot of each global cell, size ncells+1
   std::vector<int> slots_;        // particle indices sorted by (global cell, index)
+
+  void clear_counts(int nthreads);
+  void prefix_sum(int nthreads);    // counts -> inclusive prefix sums (cell ends)
 };
 
 }    // namespace hgrid
