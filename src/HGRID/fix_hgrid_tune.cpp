@@ -416,15 +416,16 @@ hgrid::SkinSample FixHGridTune::skin_sample()
   s.build_seconds = rebuild_seconds(neigh_per_build);
   s.pair_seconds = all[1] / steps;
   s.other_seconds = MAX(0.0, (all[2] - all[0]) / steps - s.pair_seconds);
-  // what a pair added to the list costs: the shares of the pair time and of a
-  // rebuild (its candidate checks) that grow with the skin
-  pair_gaps(s);
-  const double per_pair = seconds_per_added_pair();
-  double npairs = s.overlapping_pairs;
-  for (double c : s.gap_counts) npairs += c;
-  const double nprocs = comm->nprocs;
+  // the list's gaps and what a pair added to it costs: the shares of the pair time
+  // and of a rebuild (its candidate checks) that grow with the skin
+  double npairs;
+  const double per_pair = measure_list(s, npairs);
+  if (neighbor->style == Neighbor::BIN)
+    s.search_diameter = neighbor->cutneighmax - neighbor->skin;
+  else
+    s.search_diameter = s.pair_distance;
   if (s.pair_seconds > 0.0)
-    s.pair_list_share = MIN(1.0, per_pair * npairs / nprocs / s.pair_seconds);
+    s.pair_list_share = MIN(1.0, per_pair * npairs / comm->nprocs / s.pair_seconds);
   if (s.build_seconds > 0.0)
     s.build_volume_share = MIN(1.0, neigh_per_build * search_share() / s.build_seconds);
   return s;
@@ -467,9 +468,22 @@ double FixHGridTune::rebuild_seconds(double neigh_per_build) const
 
 namespace {
 struct PairRows {
-  std::vector<int> atoms, start,
-      partners;    // row k: atom atoms[k], partners [start[k], start[k+1])
+  std::vector<int> atoms, start, partners;    // row k: atoms[k], partners [start[k], start[k+1])
 };
+
+PairRows rows_of(const NeighList *list)
+{
+  PairRows rows;
+  rows.start.push_back(0);
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++)
+      rows.partners.push_back(list->firstneigh[i][jj] & NEIGHMASK);
+    rows.atoms.push_back(i);
+    rows.start.push_back(static_cast<int>(rows.partners.size()));
+  }
+  return rows;
+}
 
 // visit(n, rsq, r_i + r_j) for every pair n of rows
 template <class Visit>
@@ -486,74 +500,27 @@ void for_each_pair(const PairRows &rows, double **x, const double *radius, Visit
   }
 }
 
-// the pairs of list within r_i + r_j + reach
-PairRows rows_within(const NeighList *list, double **x, const double *radius, double reach)
+// the pairs of rows within r_i + r_j + reach
+PairRows rows_within(const PairRows &rows, double **x, const double *radius, double reach)
 {
-  PairRows rows;
-  rows.start.push_back(0);
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const int j = jlist[jj] & NEIGHMASK;
+  PairRows near;
+  near.atoms = rows.atoms;
+  near.start.push_back(0);
+  for (std::size_t k = 0; k < rows.atoms.size(); k++) {
+    const int i = rows.atoms[k];
+    for (int n = rows.start[k]; n < rows.start[k + 1]; n++) {
+      const int j = rows.partners[n];
       const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
       const double cut = radius[i] + radius[j] + reach;
-      if (dx * dx + dy * dy + dz * dz <= cut * cut) rows.partners.push_back(j);
+      if (dx * dx + dy * dy + dz * dz <= cut * cut) near.partners.push_back(j);
     }
-    rows.atoms.push_back(i);
-    rows.start.push_back(static_cast<int>(rows.partners.size()));
+    near.start.push_back(static_cast<int>(near.partners.size()));
   }
-  return rows;
-}
-}    // namespace
-
-/* ----------------------------------------------------------------------
-   what one more pair of the list costs a step, the slowest rank's: a pass
-   that does what a granular pair style does with a pair out of contact
-   (distance, compare; with contact history, clear the pair's history) over
-   the list's pairs and over those within half the skin, timed (the fastest
-   of three each); the difference per pair is the cost of the pairs a larger
-   skin adds, which are mostly near atoms already in cache (less than the mean
-   cost of a pair).  Before each pass the per-atom arrays a time step also
-   reads (velocities, forces, angular velocities, torques) are read, as the
-   integrator and other fixes do between two pair computations
-------------------------------------------------------------------------- */
-
-double FixHGridTune::seconds_per_added_pair()
-{
-  const NeighList *list = force->pair->list;
-  double **x = atom->x;
-  const double *radius = atom->radius;
-  const PairRows all = rows_within(list, x, radius, INFINITY);
-  const PairRows half = rows_within(list, x, radius, 0.5 * neighbor->skin);
-  const int history = list->history;
-  std::vector<int> touch(all.partners.size());
-  std::vector<double> shear(history ? 3 * all.partners.size() : 0);
-  double seconds[2] = {0.0, 0.0}, other = 0.0;
-  for (int pass = 0; pass < 3; pass++)
-    for (int k = 0; k < 2; k++) {
-      other += touch_step_arrays();
-      const double start = platform::walltime();
-      for_each_pair(k == 0 ? all : half, x, radius, [&](int n, double rsq, double radsum) {
-        touch[n] = rsq <= radsum * radsum;
-        if (history && !touch[n]) shear[3 * n] = shear[3 * n + 1] = shear[3 * n + 2] = 0.0;
-      });
-      const double elapsed = platform::walltime() - start;
-      seconds[k] = pass == 0 ? elapsed : MIN(seconds[k], elapsed);
-    }
-  touched_sum = other;    // the reads must happen
-  const double added = all.partners.size() - half.partners.size();
-  double local = added > 0.0 ? MAX(0.0, seconds[0] - seconds[1]) / added : 0.0;
-  double slowest;
-  MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
-  return slowest;
+  return near;
 }
 
-/* ----------------------------------------------------------------------
-   read the per-atom arrays of a time step besides positions (their sum)
-------------------------------------------------------------------------- */
-
-double FixHGridTune::touch_step_arrays()
+// read the per-atom arrays a time step reads besides positions; their sum
+double read_step_arrays(Atom *atom)
 {
   double sum = 0.0;
   for (double **a : {atom->v, atom->f, atom->omega, atom->torque})
@@ -562,34 +529,70 @@ double FixHGridTune::touch_step_arrays()
   return sum;
 }
 
+/* what one more pair of the list costs a step (this rank): a pass that does what a
+   granular pair style does with a pair out of contact (distance, compare; with
+   \p history, clear the pair's history) over the list's pairs \p all and over those
+   within half the \p skin, timed (the fastest of three each); the difference per pair
+   is the cost of the pairs a larger skin adds, which are mostly near atoms already in
+   cache (less than the mean cost of a pair).  Before each pass the per-atom arrays a
+   step also reads are read (their sum into \p sink), as the integrator and other
+   fixes do between two pair computations */
+double seconds_per_added_pair(const PairRows &all, Atom *atom, double skin, int history,
+                              double &sink)
+{
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const PairRows half = rows_within(all, x, radius, 0.5 * skin);
+  std::vector<int> touch(all.partners.size());
+  std::vector<double> shear(history ? 3 * all.partners.size() : 0);
+  double seconds[2] = {0.0, 0.0};
+  for (int pass = 0; pass < 3; pass++)
+    for (int k = 0; k < 2; k++) {
+      sink += read_step_arrays(atom);
+      const double start = platform::walltime();
+      for_each_pair(k == 0 ? all : half, x, radius, [&](int n, double rsq, double radsum) {
+        touch[n] = rsq <= radsum * radsum;
+        if (history && !touch[n]) shear[3 * n] = shear[3 * n + 1] = shear[3 * n + 2] = 0.0;
+      });
+      const double elapsed = platform::walltime() - start;
+      seconds[k] = pass == 0 ? elapsed : MIN(seconds[k], elapsed);
+    }
+  const double added = all.partners.size() - half.partners.size();
+  return added > 0.0 ? MAX(0.0, seconds[0] - seconds[1]) / added : 0.0;
+}
+}    // namespace
+
 /* ----------------------------------------------------------------------
-   pairs of the pair style's list by gap |x_i - x_j| - r_i - r_j, at the
-   positions of this build; the search diameter of the build-time model: bins
-   of the largest cutoff (bin), else the mean r_i + r_j of the list's pairs
+   one pass over a copy of the pair style's list (at the positions of this
+   build): its pairs by gap |x_i - x_j| - r_i - r_j and their mean r_i + r_j
+   into sample; npairs, all ranks; returns what one more pair costs a step,
+   the slowest rank's (seconds_per_added_pair())
 ------------------------------------------------------------------------- */
 
-void FixHGridTune::pair_gaps(hgrid::SkinSample &s)
+double FixHGridTune::measure_list(hgrid::SkinSample &s, double &npairs)
 {
+  const PairRows rows = rows_of(force->pair->list);
   std::vector<double> local(SKIN_GAP_BINS + 3, 0.0), all(SKIN_GAP_BINS + 3);
   const double scale = SKIN_GAP_BINS / s.skin;
-  const PairRows rows = rows_within(force->pair->list, atom->x, atom->radius, INFINITY);
   for_each_pair(rows, atom->x, atom->radius, [&](int, double rsq, double radsum) {
     if (rsq <= radsum * radsum)
       local[SKIN_GAP_BINS] += 1.0;
     else
       local[MIN(SKIN_GAP_BINS - 1, static_cast<int>((sqrt(rsq) - radsum) * scale))] += 1.0;
     local[SKIN_GAP_BINS + 1] += radsum;
-    local[SKIN_GAP_BINS + 2] += 1.0;
   });
+  local[SKIN_GAP_BINS + 2] = rows.partners.size();
   MPI_Allreduce(local.data(), all.data(), SKIN_GAP_BINS + 3, MPI_DOUBLE, MPI_SUM, world);
   s.gap_counts.assign(all.begin(), all.begin() + SKIN_GAP_BINS);
   s.overlapping_pairs = all[SKIN_GAP_BINS];
-  const double npairs = all[SKIN_GAP_BINS + 2];
+  npairs = all[SKIN_GAP_BINS + 2];
   s.pair_distance = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
-  if (neighbor->style == Neighbor::BIN)
-    s.search_diameter = neighbor->cutneighmax - neighbor->skin;
-  else
-    s.search_diameter = s.pair_distance;
+  touched_sum = 0.0;    // the reads of the step's arrays must happen
+  const double local_cost =
+      seconds_per_added_pair(rows, atom, neighbor->skin, force->pair->list->history, touched_sum);
+  double slowest;
+  MPI_Allreduce(&local_cost, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);
+  return slowest;
 }
 
 void FixHGridTune::log_skin(const hgrid::SkinSample &s)

@@ -89,7 +89,7 @@ class FixHGridTune : public Fix {
   double skin_input;      // skin of the neighbor command (the first run's)
   int skin_moves;
   int nlocal_built;      // owned atoms at the last build
-  double touched_sum;    // keeps the reads of touch_step_arrays() from being dropped
+  double touched_sum;    // keeps measure_list's reads of per-atom arrays from being dropped
 
   void init_skin_auto();
   double skin_upper_bound();
@@ -99,9 +99,7 @@ class FixHGridTune : public Fix {
   void apply_pending_skin();
   void advise_skin();
   hgrid::SkinSample skin_sample();
-  void pair_gaps(hgrid::SkinSample &sample);
-  double seconds_per_added_pair();
-  double touch_step_arrays();
+  double measure_list(hgrid::SkinSample &sample, double &npairs);
   double search_share();
   double rebuild_seconds(double neigh_per_build) const;
   void log_skin(const hgrid::SkinSample &sample);
