@@ -201,29 +201,47 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
   cutoff_diameter_range(cmin, cmax);
   if (!scheduled && !hgrid::overflows(current.layout, cmax)) return std::nullopt;
   const double ctop = hgrid::planned_top(current.layout, cmin, cmax, policy);
-  const hgrid::PlanSettings s = settings();
-  hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, ctop, s.K, params);
-  // a re-level during the run refines the running layout (its level count +-1)
-  const hgrid::Layout best = optimum(f.get(), params, s, ctop, &current.layout);
+  const Refinement r = refine(cmin, ctop);
   const hgrid::Decision decision =
-      hgrid::decide_relevel(current.layout, best, f.get(), params, cmax, policy);
+      hgrid::decide_relevel(current.layout, r.best, r.f.get(), r.params, cmax, policy);
   if (decision.action == hgrid::Relevel::None) return decision;
 
-  current = hgrid::make_plan(best, f.get(), params, cmin, ctop);
-  logged = 1;    // fix hgrid/tune logs re-levels itself
   // this step's ghosts were sent out to (b_k + s_top)/2 of the old plan, at least
   // (c_j + c_max)/2, the reach of any pair, unless an atom outgrew the old top level
   // (then one cutoff is short as well).  Comm::init() re-sizes the per-collection
   // arrays; the swaps of this step's forward and reverse communication depend only
   // on the largest cutoff, which is not changed.
-  publish_collections();
-  if (comm->mode == Comm::MULTI) {
-    comm->init();
-    comm->setup();
-  }
+  adopt(r, cmin, ctop);
+  if (comm->mode == Comm::MULTI) comm->setup();
   neighbor->setup_bins();
   return decision;
+}
+
+/* ----------------------------------------------------------------------
+   during a run: the running layout refined (its level count +-1) for the
+   cutoff diameters cmin..ctop, with the histogram and system it was made for
+------------------------------------------------------------------------- */
+
+HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop)
+{
+  Refinement r;
+  const hgrid::PlanSettings s = settings();
+  r.f = radius_histogram(cmin, ctop, s.K, r.params);
+  r.best = optimum(r.f.get(), r.params, s, ctop, &current.layout);
+  return r;
+}
+
+/* ----------------------------------------------------------------------
+   the refined layout becomes the plan; the size classes of comm mode multi
+   follow it (fix hgrid/tune logs the change itself)
+------------------------------------------------------------------------- */
+
+void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
+{
+  current = hgrid::make_plan(r.best, r.f.get(), r.params, cmin, ctop);
+  logged = 1;
+  publish_collections();
+  if (comm->mode == Comm::MULTI) comm->init();
 }
 
 /* ----------------------------------------------------------------------
@@ -242,14 +260,7 @@ void HGridPlanner::change_skin()
   double cmin, cmax;
   cutoff_diameter_range(cmin, cmax);
   const double ctop = MAX(cmax, current.layout.top() + delta);
-  const hgrid::PlanSettings s = settings();
-  hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, ctop, s.K, params);
-  const hgrid::Layout best = optimum(f.get(), params, s, ctop, &current.layout);
-  current = hgrid::make_plan(best, f.get(), params, cmin, ctop);
-  logged = 1;    // fix hgrid/tune logs the change itself
-  publish_collections();
-  if (comm->mode == Comm::MULTI) comm->init();
+  adopt(refine(cmin, ctop), cmin, ctop);
 }
 
 /* ----------------------------------------------------------------------

@@ -91,6 +91,14 @@ class HGridPlanner : protected Pointers {
   std::vector<const class NBin *> bins;    // NBinHGrid instances
   int two_way;
 
+  struct Refinement {
+    std::unique_ptr<hgrid::Histogram> f;
+    hgrid::SystemParams params;
+    hgrid::Layout best;
+  };
+  Refinement refine(double cmin, double ctop);
+  void adopt(const Refinement &r, double cmin, double ctop);
+
   void parse_words();
   hgrid::PlanSettings settings() const;
   void cutoff_diameter_range(double &cmin, double &cmax);
