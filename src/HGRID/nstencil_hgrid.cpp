@@ -47,8 +47,7 @@ void NStencilHGrid::create()
   for (int h = 0; h < nlevels; h++) {
     const hgrid::LevelGrid &grid = hb->get_grid(h);
     const auto level = hgrid::same_level_rows(grid, kind);
-    for (const auto &r : level)
-      rows.push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak});
+    for (const auto &r : level) rows.push_back(hgrid::row_offset(grid, r));
     level_rows.push_back(rows.size());
     nstencil = MAX(nstencil, hgrid::stencil_cells(level));
   }

@@ -45,6 +45,12 @@ struct RowOffset {
   }
 };
 
+/// Row \p r of \p grid's same-level stencil as the pair search reads it (host only).
+inline RowOffset row_offset(const LevelGrid &grid, const StencilRow &r)
+{
+  return {grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak};
+}
+
 /// The binned grid as the pair search reads it (non-owning, trivially copyable).
 struct GridView {
   int nlevels = 0;

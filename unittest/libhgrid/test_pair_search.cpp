@@ -68,7 +68,7 @@ struct BinnedGrid {
       grids.emplace_back(s, box, wlo, whi, subdivisions_of(layout));
       views.push_back(grids.back().view(first));
       for (const auto &r : same_level_rows(grids.back(), kind))
-        rows.push_back({grids.back().offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak});
+        rows.push_back(row_offset(grids.back(), r));
       level_rows.push_back(rows.size());
       ncells.push_back(grids.back().num_cells());
       first += ncells.back();

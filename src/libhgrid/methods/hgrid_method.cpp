@@ -64,7 +64,7 @@ namespace methods {
           const LevelGrid &grid = grids_.back();
           views_.push_back(grid.view(first));
           for (const StencilRow &r : same_level_rows(grid, StencilKind::Half))
-            rows_.push_back({grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak});
+            rows_.push_back(row_offset(grid, r));
           level_rows_.push_back(static_cast<int>(rows_.size()));
           ncells.push_back(grid.num_cells());
           first += ncells.back();
