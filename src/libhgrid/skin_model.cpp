@@ -26,6 +26,7 @@ SkinModel::SkinModel(const SkinSample &sample) : m_(sample)
   const double width = m_.skin * (nbins - half) / nbins;
   tail_density_ = upper_pairs / width;
   tail_gap_ = m_.skin - 0.5 * width;
+  pairs0_ = cumulative_[nbins];
 }
 
 double SkinModel::pairs(double s) const
@@ -61,9 +62,9 @@ double SkinModel::build_seconds(double s) const
 
 double SkinModel::step_seconds(double s) const
 {
-  const double n0 = pairs(m_.skin);
-  const double phi = n0 > 0.0 ? m_.pair_list_share : 0.0;
-  const double pair = m_.pair_seconds * (1.0 - phi + (n0 > 0.0 ? phi * pairs(s) / n0 : 0.0));
+  const double phi = pairs0_ > 0.0 ? m_.pair_list_share : 0.0;
+  const double pair =
+      m_.pair_seconds * (1.0 - phi + (pairs0_ > 0.0 ? phi * pairs(s) / pairs0_ : 0.0));
   return pair + build_seconds(s) * std::max(1.0 / interval(s), m_.forced_rate) + m_.other_seconds;
 }
 

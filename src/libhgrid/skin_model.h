@@ -99,7 +99,6 @@ class SkinModel {
   [[nodiscard]] double pairs(double s) const;              ///< N(s)
   [[nodiscard]] double interval(double s) const;           ///< n(s)
   [[nodiscard]] double build_seconds(double s) const;      ///< B(s)
-  [[nodiscard]] double search_volume(double s) const;      ///< V(s)
   [[nodiscard]] double step_seconds(double s) const;       ///< T(s)
   [[nodiscard]] double safe_floor(double safety) const;    ///< s_min
 
@@ -108,6 +107,9 @@ class SkinModel {
   std::vector<double> cumulative_;    // N(s) at the bin edges, from N_c
   double tail_density_ = 0.0;         // pairs per unit gap at tail_gap_
   double tail_gap_ = 0.0;             // 3 s0 / 4, the middle of [s0/2, s0]
+  double pairs0_ = 0.0;               // N(s0)
+
+  [[nodiscard]] double search_volume(double s) const;    // V(s)
 };
 
 /// The advice for the next window.
