@@ -20,8 +20,8 @@
 #ifndef HGRID_PYTHON
 #define HGRID_PYTHON "/usr/bin/python3"
 #endif
-#ifndef HGRID_METHODS_PLOT_SCRIPT
-#define HGRID_METHODS_PLOT_SCRIPT "src/benchmark/plot_methods.py"
+#ifndef HGRID_PLOT_SCRIPT
+#define HGRID_PLOT_SCRIPT "src/benchmark/plot_methods.py"
 #endif
 
 using namespace hgrid::methods;
@@ -391,8 +391,8 @@ int main(int argc, char **argv)
     std::printf("wrote %s\n", o.csv.c_str());
   }
   if (!o.png.empty()) {
-    const std::string cmd = std::string(HGRID_PYTHON) + " '" + HGRID_METHODS_PLOT_SCRIPT + "' '" +
-        o.csv + "' '" + o.png + "'";
+    const std::string cmd =
+        std::string(HGRID_PYTHON) + " '" + HGRID_PLOT_SCRIPT + "' '" + o.csv + "' '" + o.png + "'";
     if (std::system(cmd.c_str()) != 0) {
       std::fprintf(stderr, "hgrid_methods_bench: plotting failed: %s\n", cmd.c_str());
       return 2;
