@@ -100,6 +100,7 @@ void HGridPlanner::setup_run()
   if (chosen != current.layout) logged = 0;
   current = hgrid::make_plan(chosen, f.get(), params, cmin, cmax);
   publish_collections();
+  offer_sort_bins();
   log_plan(f.get(), params);
 }
 
@@ -241,6 +242,7 @@ void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
   current = hgrid::make_plan(r.best, r.f.get(), r.params, cmin, ctop);
   logged = 1;
   publish_collections();
+  offer_sort_bins();
   if (comm->mode == Comm::MULTI) comm->init();
 }
 
@@ -404,6 +406,23 @@ void HGridPlanner::release_comm_mode()
 {
   if (auto_mode >= 0 && !comm->mode_user) comm->mode = Comm::SINGLE;
   auto_mode = -1;
+}
+
+/* ----------------------------------------------------------------------
+   the atom sort hgrid offers Atom::sort() (core patch): bins of its finest
+   level in Morton order where the plan says so (hgrid::sort_bin_size); a bin
+   size set with atom_modify sort wins, and AtomKokkos sorts its own way.  A
+   re-level during a run takes effect at the next run setup (Atom::setup).
+------------------------------------------------------------------------- */
+
+void HGridPlanner::offer_sort_bins()
+{
+  neighbor->hgrid_sortbin = lmp->kokkos ? 0.0 : current.sort_bin;
+}
+
+void HGridPlanner::release_sort_bins()
+{
+  neighbor->hgrid_sortbin = 0.0;
 }
 
 /* ----------------------------------------------------------------------

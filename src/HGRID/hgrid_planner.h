@@ -42,6 +42,7 @@ class HGridPlanner : protected Pointers {
   const hgrid::Plan &plan() const { return current; }
   double skin() const { return skin_; }    // neighbor skin + cohesion margin (pull-off)
   void release_comm_mode();                // neighbor style hgrid is no longer used
+  void release_sort_bins();                // (both: ~NBinHGrid)
 
   // fix hgrid/tune
   void set_tuning(const hgrid::PlanSettings &tuning);
@@ -112,6 +113,7 @@ class HGridPlanner : protected Pointers {
   bool other_binned_lists() const;
   bool kokkos_bins() const;
   void publish_collections();
+  void offer_sort_bins();
   void log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params);
   std::string ghost_cutoffs_description() const;
 };

@@ -51,6 +51,7 @@ NBinHGrid::~NBinHGrid()
   // the comm mode the planner chose must not outlive neighbor style hgrid
   planner->detach_bins(this);
   planner->release_comm_mode();
+  planner->release_sort_bins();
 }
 
 /* ----------------------------------------------------------------------

@@ -14,7 +14,15 @@ Plan make_plan(const Layout &layout, const Histogram *f, const SystemParams &par
   plan.ghost_bounds = ghost_classes(layout, cmin);
   plan.cmin = cmin;
   plan.cmax = cmax;
+  plan.sort_bin = sort_bin_size(layout);
   return plan;
+}
+
+double sort_bin_size(const Layout &layout)
+{
+  if (layout.num_levels() < 2) return 0.0;
+  const double finest = layout.cell_sizes.front();
+  return layout.top() >= kMortonSortRatio * finest ? finest : 0.0;
 }
 
 Layout optimal_layout(const Histogram *f, const SystemParams &params, const PlanSettings &settings,

@@ -14,6 +14,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "hgrid_planner.h"
 #include "lammps.h"
 #include "library.h"
@@ -22,7 +23,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -372,4 +376,92 @@ TEST(HGridGhosts, SwitchingToBinAfterAnHGridRun)
   ASSERT_NO_THROW(commands(lmp.get(), {"neighbor " + skin + " hgrid", "run 0 post no"}));
   EXPECT_LT(ghosts_of(lmp.get()), 0.8 * bin);
   expect_lists_match_oracle(lmp.get(), spec.newton, "after bin -> hgrid");
+}
+
+// ---------------------------------------------------------------------------
+// atom sort: with a wide distribution hgrid has Atom::sort() order the owned atoms
+// along a Morton curve of bins of its finest level (core patch); a bin size set with
+// atom_modify sort, a layout whose finest cells are not much smaller than the top,
+// and neighbor bin keep LAMMPS' row-by-row order.  Lists stay exact.
+// ---------------------------------------------------------------------------
+
+namespace {
+/// Bin indices of owned atom i in Atom::setup_sort_bins' bins of size \p binsize
+/// (orthogonal box: the subdomain, floor(extent / binsize) bins per dimension).
+std::array<int, 3> sort_bin_of(LAMMPS *lmp, int i, double binsize)
+{
+  const auto *domain = lmp->domain;
+  std::array<int, 3> bin{0, 0, 0};
+  for (int d = 0; d < domain->dimension; d++) {
+    const double extent = domain->subhi[d] - domain->sublo[d];
+    const int n = std::max(1, static_cast<int>(extent / binsize));
+    const int b = static_cast<int>((lmp->atom->x[i][d] - domain->sublo[d]) * n / extent);
+    bin[d] = std::min(std::max(b, 0), n - 1);
+  }
+  return bin;
+}
+
+/// Morton key of a bin: bit k of the index along d at bit dim*k + d.
+unsigned long long morton_key(const std::array<int, 3> &bin, int dim)
+{
+  unsigned long long key = 0;
+  for (int k = 0; k < 21; k++)
+    for (int d = 0; d < dim; d++)
+      key |= static_cast<unsigned long long>((bin[d] >> k) & 1) << (dim * k + d);
+  return key;
+}
+
+/// Owned atoms whose key is smaller than the previous atom's (0: sorted by the key).
+int out_of_order(LAMMPS *lmp, const std::function<unsigned long long(int)> &key)
+{
+  int descents = 0;
+  for (int i = 1; i < lmp->atom->nlocal; i++) descents += key(i) < key(i - 1);
+  int all = 0;
+  MPI_Allreduce(&descents, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+}    // namespace
+
+TEST(HGridSort, OwnedAtomsFollowAMortonCurveOfTheFinestCells)
+{
+  for (int dim : {2, 3}) {
+    SystemSpec spec = powerlaw_system(4000, dim == 2 ? 30.0 : 100.0, 0.3);
+    spec.dimension = dim;
+    auto lmp = make_system(spec);
+    const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+    ASSERT_NE(planner, nullptr);
+    const hgrid::Layout &layout = planner->plan().layout;
+    ASSERT_GE(layout.top(), hgrid::kMortonSortRatio * layout.cell_sizes.front())
+        << "test system too narrow, dim " << dim;
+    const double binsize = lmp->neighbor->hgrid_sortbin;
+    ASSERT_EQ(binsize, layout.cell_sizes.front());
+    auto morton = [&](double size) {
+      return [&, size](int i) {
+        return morton_key(sort_bin_of(lmp.get(), i, size), dim);
+      };
+    };
+    auto row_by_row = [&](double size) {
+      return [&, size](int i) {
+        const auto b = sort_bin_of(lmp.get(), i, size);
+        return (static_cast<unsigned long long>(b[2]) << 42) +
+            (static_cast<unsigned long long>(b[1]) << 21) + b[0];
+      };
+    };
+    // sorted at the setup of run 0: Morton order of the finest cells, not row by row
+    EXPECT_EQ(out_of_order(lmp.get(), morton(binsize)), 0) << "dim " << dim;
+    EXPECT_GT(out_of_order(lmp.get(), row_by_row(binsize)), 0) << "dim " << dim;
+    expect_lists_match_oracle(lmp.get(), spec.newton, "after the Morton sort");
+
+    // a bin size the user set wins: LAMMPS' row-by-row bins of that size
+    ASSERT_NO_THROW(commands(lmp.get(), {"atom_modify sort 1000 3.0", "run 0 post no"}));
+    EXPECT_EQ(out_of_order(lmp.get(), row_by_row(3.0)), 0) << "dim " << dim;
+    EXPECT_GT(out_of_order(lmp.get(), morton(3.0)), 0) << "dim " << dim;
+
+    // neighbor bin: none offered any more
+    ASSERT_NO_THROW(commands(lmp.get(), {"neighbor 0.1 bin", "run 0 post no"}));
+    EXPECT_EQ(lmp->neighbor->hgrid_sortbin, 0.0);
+  }
+  // a narrow distribution (one level or a finest level close to the top): LAMMPS' sort
+  auto narrow = make_system(powerlaw_system(1000, 2.0, 0.3));
+  EXPECT_EQ(narrow->neighbor->hgrid_sortbin, 0.0);
 }
