@@ -34,8 +34,10 @@ static constexpr int HISTOGRAM_BINS = 128;
 // comm mode multi (ghosts by size class) where one ghost cutoff would bring at least
 // this many ghosts per owned atom: below it the per-atom bookkeeping of the classes
 // (every step) costs more than the ghosts they save (measured on 2-core runs of
-// examples/benchmarks: mode single was faster up to 0.47, multi from 0.61)
-static constexpr double MULTI_GHOST_RATIO = 0.5;
+// examples/benchmarks, N = 1e5, omega = 100, with the select bisection of
+// Neighbor::build_collection: mode single faster at 0.11-0.18 by 1-2 % per step
+// (2d alpha -2, 3d alpha 0), multi faster at 0.40 by 8 % (2d alpha -3))
+static constexpr double MULTI_GHOST_RATIO = 0.3;
 
 // diameter bound of the top atom collection: every larger atom belongs to it
 static constexpr double UNBOUNDED = 1.0e300;

@@ -325,7 +325,7 @@ TEST(HGridGhosts, SmallAtomReachesLargerAtomOfItsLevelAcrossTheBoundary)
 }
 
 // the automatic comm mode: ghosts by size class where one ghost cutoff would bring at
-// least 0.5 ghosts per owned atom (a box a few largest diameters wide), one cutoff
+// least 0.3 ghosts per owned atom (a box a few largest diameters wide), one cutoff
 // where it brings few (a wide box of the same particles: the classes' per-atom
 // bookkeeping would cost more than they save); the lists stay exact either way
 TEST(HGridGhosts, AutomaticCommModeFollowsTheGhostShell)
