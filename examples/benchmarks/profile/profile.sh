@@ -41,7 +41,8 @@ for spec in "$@"; do
       grep -E "^(Loop time|Neigh |Comm |Pair )" "$data.screen"
       echo
       perf report -q -i "$data" --no-children --sort symbol --percent-limit 0.7 --stdio 2> /dev/null |
-        sed -e 's/[[:space:]]*$//' | grep -v '^$'
+        sed -e 's/[[:space:]]*-[[:space:]]*-[[:space:]]*$//' -e 's/[[:space:]]*$//' | grep -v '^$' |
+        cut -c1-150
     } > "$file"
     rm -f "$data" "$data.old" "$data.screen"
     echo "profile.sh: $file"
