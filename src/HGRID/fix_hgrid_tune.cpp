@@ -671,8 +671,11 @@ void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision 
 void FixHGridTune::calibrate_k()
 {
   const hgrid::SearchCounters &c = planner->last_build();
+  // sub-cell visits of a one-level grid cost kSubCellVisitCostRatio cell visits
+  const double visit =
+      hgrid::subdivisions_of(planner->plan().layout) > 1 ? hgrid::kSubCellVisitCostRatio : 1.0;
   const auto local = hgrid::KCalibration::products(
-      (double) c.distance_checks, (double) c.cells_visited, planner->last_build_time());
+      (double) c.distance_checks, visit * c.cells_visited, planner->last_build_time());
   std::array<double, 5> sums{};
   MPI_Allreduce(local.data(), sums.data(), 5, MPI_DOUBLE, MPI_SUM, world);
   kfit.add(sums);

@@ -66,6 +66,8 @@ namespace {
     if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
     if (p.single_level_subdivisions < 1)
       throw std::invalid_argument("single-level subdivisions must be >= 1");
+    if (!(p.subcell_visit_cost >= 0.0))
+      throw std::invalid_argument("sub-cell visit cost must be >= 0");
   }
 
   // cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
@@ -154,7 +156,8 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
     cost.distance_checks += lc.distance_checks;
     cost.cell_visits += lc.cell_visits;
   }
-  cost.total = cost.distance_checks + params.K * cost.cell_visits    // eq. (27)
+  const double visit_cost = k > 1 ? params.K * params.subcell_visit_cost : params.K;
+  cost.total = cost.distance_checks + visit_cost * cost.cell_visits    // eq. (27)
       + params.storage * cost.cells;
   return cost;
 }

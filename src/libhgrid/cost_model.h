@@ -13,7 +13,9 @@
    hgrid extension: a one-level grid splits its cells into k^d sub-cells
    (SystemParams::single_level_subdivisions, subdivisions_of in the code); the same-level search then scans the half
    of the (2k+1)^d sub-cell block, n_c = (same_level_cells(d, k) - 1)/2, each sub-cell
-   holding m_h / k^d particles.  For k = 1 this is the paper's n_c.
+   holding m_h / k^d particles, and a sub-cell visit costs kSubCellVisitCostRatio K
+   (its stencil rows are read as contiguous ranges).  For k = 1 this is the paper's
+   n_c.
 
    hgrid extension (not in the paper, whose grids are hashed): hgrid stores every
    level as a dense array of cells over the box, which each build clears and
@@ -57,6 +59,18 @@ constexpr double kHGridCellAccessCostRatio = 1.0;
 /// fit of kHGridCellAccessCostRatio): K_s = 0.6 us / 1580 / 3.6 ns ~ 0.1.
 constexpr double kCellStorageCostRatio = 0.1;
 
+/// Cost of one sub-cell visit of a one-level grid split into k^d sub-cells (k > 1)
+/// relative to one cell visit (K).  A sub-cell row of the same-level stencil is one
+/// contiguous slot range, read with its first and last cell's bounds, so its cells
+/// cost less than the cells of cross-level search boxes, each of which starts with
+/// the box of its own level.  Measured: least-squares fits t = t_0 + a checks + b
+/// visits (levels > 1) + c sub-cell visits (one level) over 15 random systems in
+/// 3d and 2d (alpha -3 to 0, omega 2 to 100, N = 1e5, each under the model's layout
+/// and under one level) gave c/b = 0.35-0.39; with 0.4 the model picks the faster
+/// of the two layouts in 14 of the 15 systems (2d, alpha -3, omega 3: one level is
+/// 7 % faster), with 1 (a sub-cell costing a cell) in 8.
+constexpr double kSubCellVisitCostRatio = 0.4;
+
 /// The system the model describes, besides its radius distribution.
 struct SystemParams {
   int dimension = 3;                         ///< d = 2 or 3
@@ -67,6 +81,9 @@ struct SystemParams {
   /// k of a one-level grid, split into k^d sub-cells (hgrid: subdivisions_of; the
   /// paper's model: 1)
   int single_level_subdivisions = kSingleLevelSubdivisions;
+  /// cost of a sub-cell visit relative to K (kSubCellVisitCostRatio; the paper: no
+  /// sub-cells)
+  double subcell_visit_cost = kSubCellVisitCostRatio;
 };
 
 /// Predicted work per level, per particle of the whole system.
@@ -78,7 +95,8 @@ struct LevelCost {
   double cells = 0.0;              ///< C_h, cells of the level per particle
 };
 
-/// Predicted work per particle: T/N = checks + K visits + K_s cells.
+/// Predicted work per particle: T/N = checks + K visits + K_s cells (a one-level grid
+/// of sub-cells: K subcell_visit_cost per visit).
 struct Cost {
   double total = 0.0;              ///< T_hgrid / N (eq. 27 with the storage term)
   double distance_checks = 0.0;    ///< sum_h T^cd_h / N

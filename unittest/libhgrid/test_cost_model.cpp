@@ -117,7 +117,42 @@ TEST(CostModel, SingleLevelParticlesPerCellIsEq32)
         EXPECT_NEAR(c2.levels[0].per_cell, expected, 1e-10 * expected);
         EXPECT_NEAR(c2.distance_checks, (0.5 + nc2) * expected / sub, 1e-9 * c2.distance_checks);
         EXPECT_NEAR(c2.cell_visits, 1.0 + nc2, 1e-12);
+        // a sub-cell visit costs kSubCellVisitCostRatio K (rows read as one range)
+        EXPECT_NEAR(c2.total, c2.distance_checks + kSubCellVisitCostRatio * p.K * c2.cell_visits,
+                    1e-9 * c2.total);
+        p.subcell_visit_cost = 1.0;
+        EXPECT_NEAR(evaluate(single, f, p).total, c2.distance_checks + p.K * c2.cell_visits,
+                    1e-9 * c2.total);
       }
+}
+
+// Which of one level (2^d sub-cells) and the multi-level optimum the model picks, as
+// measured (examples/benchmarks/in.bench, diameters 1..omega, N = 1e5, skin 0.05;
+// Neigh per build, one level vs the model's previous two or three levels): 2d alpha 0
+// builds faster on one level (omega 3: 6.5 vs 6.9 ms, 10: 6.5 vs 7.9, 100: 6.5 vs
+// 8.3), 3d alpha 0 (omega 10: 15.0 vs 14.1, 100: 15.2 vs 14.0) and alpha -3 or -2 at
+// omega >= 5 on more (3d alpha -3 omega 5: 21.8 vs 15.4; 2d: 8.5 vs 8.0, 9.4 vs 8.2)
+TEST(CostModel, OneLevelOfSubCellsWhereItMeasuresFaster)
+{
+  struct Case {
+    int d;
+    double alpha, omega, nu;
+    bool one_level;
+  };
+  for (const Case &c : {Case{2, 0.0, 3.0, 0.6, true}, Case{2, 0.0, 10.0, 0.6, true},
+                        Case{2, 0.0, 100.0, 0.6, true}, Case{3, 0.0, 10.0, 0.3, false},
+                        Case{3, 0.0, 100.0, 0.3, false}, Case{3, -3.0, 5.0, 0.3, false},
+                        Case{2, -3.0, 5.0, 0.6, false}, Case{2, -2.0, 10.0, 0.6, false}}) {
+    SystemParams p;
+    p.dimension = c.d;
+    p.packing = c.nu;
+    p.skin = 0.05;
+    PowerLaw f(c.alpha, 0.5, 0.5 * c.omega);    // diameters 1..omega
+    const Choice opt = best_layout(Method::Optimal, f, p, Search::TopDown, true, 20);
+    EXPECT_EQ(opt.layout.num_levels() == 1, c.one_level)
+        << c.d << "d alpha " << c.alpha << " omega " << c.omega << ": " << opt.layout.num_levels()
+        << " levels";
+  }
 }
 
 TEST(CostModel, SameLevelCellsCountThePrunedSubCellBlock)
