@@ -127,7 +127,7 @@ void FixHGridTune::parse_option(const std::string &key, const std::string &value
 
 int FixHGridTune::setmask()
 {
-  return PRE_NEIGHBOR | (skin_auto ? PRE_EXCHANGE | POST_NEIGHBOR | END_OF_STEP : 0);
+  return PRE_EXCHANGE | (skin_auto ? POST_NEIGHBOR | END_OF_STEP : 0);
 }
 
 void FixHGridTune::init()
@@ -202,7 +202,7 @@ void FixHGridTune::setup(int /*vflag*/)
 
 /* ---------------------------------------------------------------------- */
 
-void FixHGridTune::setup_pre_neighbor()
+void FixHGridTune::setup_pre_exchange()
 {
   // a stored layout too small for this run (e.g. a new, larger fix pour stage) was
   // replaced by the planner at run setup: that is a re-level as well
@@ -218,22 +218,22 @@ void FixHGridTune::setup_pre_neighbor()
   tune(1);
 }
 
-void FixHGridTune::pre_neighbor()
-{
-  if (neighbor->style != Neighbor::HGRID) return;
-  if (k_auto) calibrate_k();
-  tune(update->ntimestep - last_tune >= nevery ? 1 : 0);
-}
-
 /* ----------------------------------------------------------------------
-   skin auto, at every rebuild before atoms migrate: the displacement that led
-   to it, then the skin advised after an earlier rebuild
+   at every rebuild, before atoms migrate and ghosts are sent: skin auto (the
+   displacement that led to the rebuild, then the skin advised after an earlier
+   one), then the re-level decision, so that this step's ghosts already go out
+   to the cutoffs of the new plan (HGridPlanner::retune sets up Comm and the bins)
 ------------------------------------------------------------------------- */
 
 void FixHGridTune::pre_exchange()
 {
-  if (window.first_step >= 0) note_rebuild();
-  apply_pending_skin();
+  if (skin_auto) {
+    if (window.first_step >= 0) note_rebuild();
+    apply_pending_skin();
+  }
+  if (neighbor->style != Neighbor::HGRID) return;
+  if (k_auto) calibrate_k();
+  tune(update->ntimestep - last_tune >= nevery ? 1 : 0);
 }
 
 /* ----------------------------------------------------------------------

@@ -28,8 +28,10 @@ namespace LAMMPS_NS {
    the top level, the planner (HGridPlanner) evaluates the cost model on the current
    radius histogram for the current layout and for the optimum and re-levels by
    hgrid::decide_relevel (predicted gain above the threshold, or an overflow).
-   Changes happen in pre_neighbor(), i.e. after fix neigh/history has harvested
-   contact history from the old list and before the new list is built.
+   Changes happen in pre_exchange() of a reneighboring step, before atoms migrate
+   and ghosts are sent (so they go out to the new plan's cutoffs); the old list,
+   from which fix neigh/history harvests contact history, is not touched, and the
+   new list is built from the new plan.
    This class holds the options, the schedule, the K fit and the restart data; it
    hands settings to the planner and never touches bins or lists.
    With "skin auto" it also chooses the skin (hgrid::advise_skin): every N steps,
@@ -45,9 +47,8 @@ class FixHGridTune : public Fix {
   int setmask() override;
   void init() override;
   void setup(int) override;
-  void setup_pre_neighbor() override;
+  void setup_pre_exchange() override;
   void pre_exchange() override;
-  void pre_neighbor() override;
   void post_neighbor() override;
   void end_of_step() override;
   double compute_vector(int) override;

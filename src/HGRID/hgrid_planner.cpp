@@ -193,8 +193,9 @@ void HGridPlanner::restore_layout(const hgrid::Layout &layout)
 
 /* ----------------------------------------------------------------------
    fix hgrid/tune: the model's optimum for the running distribution and the
-   decision to re-level; a new plan takes effect at once (pre_neighbor, before
-   the list is built): ghost classes, comm setup, bins and stencils
+   decision to re-level; a new plan takes effect at once (pre_exchange of a
+   reneighboring step, before atoms migrate): ghost classes, comm setup, bins
+   and stencils
 ------------------------------------------------------------------------- */
 
 std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &policy,
@@ -209,13 +210,11 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
       hgrid::decide_relevel(current.layout, r.best, r.f.get(), r.params, cmax, policy);
   if (decision.action == hgrid::Relevel::None) return decision;
 
-  // this step's ghosts were sent out to (b_k + s_top)/2 of the old plan, at least
-  // (c_j + c_max)/2, the reach of any pair, unless an atom outgrew the old top level
-  // (then one cutoff is short as well).  Comm::init() re-sizes the per-collection
-  // arrays; the swaps of this step's forward and reverse communication depend only
-  // on the largest cutoff, which is not changed.
+  // called before atoms migrate (fix hgrid/tune's pre_exchange): this step's ghosts
+  // go out to the new plan's cutoffs.  Comm::init() re-sizes the per-collection
+  // arrays, Comm::setup() sets the ghost cutoffs, as a box change does at this point.
   adopt(r, cmin, ctop);
-  if (comm->mode == Comm::MULTI) comm->setup();
+  comm->setup();
   neighbor->setup_bins();
   return decision;
 }
@@ -462,8 +461,8 @@ void HGridPlanner::note_pair_build(bool two_way_search)
    its cutoff diameter beyond the farthest any atom can reach it (collection2cut
    bounds 2r = c - skin).  When only atoms of its own or smaller levels search it
    for ghosts (no full or newton-off list) at most (b_k + s_L)/2, s_L its level
-   (hgrid::ghost_searcher_size); not while fix hgrid/tune may re-level, since a
-   re-level changes the levels after this step's ghosts were sent.
+   (hgrid::ghost_searcher_size), also while fix hgrid/tune may re-level: it does so
+   before this step's ghosts are sent (its pre_exchange).
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::publish_collections()
@@ -475,7 +474,7 @@ void HGridPlanner::publish_collections()
   const double floor = other_binned_lists() ? neighbor->cutneighmax : 0.0;
   // pairs with ghosts are found from their smaller particle by half newton-on lists
   // in either direction (hgrid::PairSearch); full and newton-off lists search both ways
-  const bool upward_only = !two_way && !tuning.has_value();
+  const bool upward_only = !two_way;
   neighbor->ncollections = n;
   neighbor->finite_cut_flag = 1;
   memory->grow(neighbor->collection2cut, n, "neigh:collection2cut");

@@ -111,6 +111,51 @@ TEST(HGridTune, GrowingRadiiReLevelImmediately)
   expect_lists_match_oracle(lmp.get(), true);
 }
 
+namespace {
+// fix external callback: the pair style's list against the oracle right after every
+// rebuild of the run
+struct RebuildCheck {
+  LAMMPS *lmp;
+  int list;
+  int checks = 0;
+};
+void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
+{
+  auto *c = static_cast<RebuildCheck *>(ptr);
+  for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
+  // fix adapt changes the radii after the build of every 10th step (pre_force)
+  if (c->lmp->neighbor->lastcall != step || step % 10 == 0 || ::testing::Test::HasFailure()) return;
+  expect_list_matches(c->lmp, c->list, ListKind::HalfNewton, false,
+                      "list built at step " + std::to_string(step));
+  c->checks++;
+}
+}    // namespace
+
+// the fix re-levels before the step's ghosts are sent (pre_exchange), so half newton-on
+// lists keep their reduced ghost cutoffs (each size class only as far as its level
+// reaches) with the fix defined: every list of a run whose radii grow through several
+// re-levels, the ones built right after a re-level included, is exact (1 and 4 ranks;
+// the lists of every 10th step are built before fix adapt grows the radii, so the
+// oracle, which sees the new radii, skips them)
+TEST(HGridTune, ListsExactAtEveryRebuildThroughReLevels)
+{
+  SystemSpec spec = powerlaw_system(1500, 10.0, 0.15);
+  spec.comm_mode = "multi";
+  auto lmp = make_system(spec);
+  RebuildCheck check{lmp.get(),
+                     lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0)};
+  ASSERT_GE(check.list, 0);
+  ASSERT_NO_THROW(commands(
+      lmp.get(),
+      {"fix tune all hgrid/tune 10", "variable s equal ramp(1.0,1.5)",
+       "fix grow all adapt 10 atom diameter v_s scale yes", "fix integrate all nve/sphere",
+       "fix check all external pf/callback 1 1", "neigh_modify every 1 delay 0 check no"}));
+  lammps_set_fix_external_callback(lmp.get(), "check", check_at_rebuild, &check);
+  ASSERT_NO_THROW(commands(lmp.get(), {"run 60 post no"}));
+  EXPECT_GE(relevels(lmp.get()), 2);
+  EXPECT_EQ(check.checks, 54);
+}
+
 TEST(HGridTune, ShrinkingRadiiBetweenRunsReLevel)
 {
   SystemSpec spec = powerlaw_system(1500, 20.0, 0.3);
