@@ -1,10 +1,10 @@
 /* The pair-search kernel (libhgrid/pair_search.h) on plain arrays, without LAMMPS:
-   random polydisperse particles in a box, binned with LevelGrid + CellLists and
+   random polydisperse particles in a box, binned with BinnedGrid (LevelGrid + CellLists) and
    searched with hgrid::PairSearch for every list variant, equal pair for pair to a
    brute-force all-pairs oracle.  Particles with index >= nlocal play ghosts (as in
    LAMMPS, they come after the owned ones). */
 
-#include "libhgrid/cell_lists.h"
+#include "libhgrid/binned_grid.h"
 #include "libhgrid/grid.h"
 #include "libhgrid/layout.h"
 #include "libhgrid/pair_search.h"
@@ -48,52 +48,15 @@ Particles random_particles(int n, int dim, double omega, unsigned seed)
   return p;
 }
 
-// the grid of one layout over the whole box, binned, with its stencil rows
-struct BinnedGrid {
-  std::vector<LevelGrid> grids;
-  std::vector<LevelView> views;
-  std::vector<RowOffset> rows;
-  std::vector<int> level_rows{0}, atom2cell;
-  CellLists cells;
-  double skin;
-
-  // cells over \p box, windows over [wlo, whi]
-  BinnedGrid(const Layout &layout, const Particles &p, const Box &box, double skin,
-             StencilKind kind, const std::array<double, 3> &wlo, const std::array<double, 3> &whi) :
-      skin(skin)
-  {
-    std::vector<int> ncells;
-    int first = 0;
-    for (double s : layout.cell_sizes) {
-      grids.emplace_back(s, box, wlo, whi, subdivisions_of(layout));
-      views.push_back(grids.back().view(first));
-      for (const auto &r : same_level_rows(grids.back(), kind))
-        rows.push_back(row_offset(grids.back(), r));
-      level_rows.push_back(rows.size());
-      ncells.push_back(grids.back().num_cells());
-      first += ncells.back();
-    }
-    cells.set_levels(ncells);
-    for (std::size_t i = 0; i < p.r.size(); ++i) {
-      const LevelView &v = views[level_of(layout, 2.0 * p.r[i] + skin)];
-      atom2cell.push_back(v.first_cell + v.index_of(p.x[i].data()));
-    }
-    cells.build(p.r.size(), atom2cell.data());
-  }
-
-  GridView view(const Layout &layout) const
-  {
-    GridView g;
-    g.nlevels = layout.num_levels();
-    g.topdown = layout.search == Search::TopDown;
-    g.levels = views.data();
-    g.level_rows = level_rows.data();
-    g.rows = rows.data();
-    g.cell_start = cells.starts();
-    g.slots = cells.particles();
-    return g;
-  }
-};
+// the grid of one layout over \p box (windows over [wlo, whi]), with p binned
+BinnedGrid binned_grid(const Layout &layout, const Particles &p, const Box &box, double skin,
+                       StencilKind kind, const std::array<double, 3> &wlo,
+                       const std::array<double, 3> &whi)
+{
+  BinnedGrid grid(layout, box, kind, wlo, whi);
+  grid.bin(p.x, p.r, skin);
+  return grid;
+}
 
 using Pairs = std::map<std::pair<int, int>, int>;    // (i, j) as stored -> count
 
@@ -106,17 +69,17 @@ Box cube(int dim)
 }
 
 template <bool HALF, bool NEWTON, bool TRI = false>
-Pairs search(const Layout &layout, const Particles &p, int nlocal, const BinnedGrid &binned)
+Pairs search(const Particles &p, int nlocal, const BinnedGrid &binned, double skin)
 {
-  const GridView g = binned.view(layout);
+  const GridView g = binned.view();
   Pairs found;
   SearchCounters count;
   for (int i = 0; i < nlocal; ++i) {
     auto visit = [&](int j, double, double, double, double, double) {
       ++found[{i, j}];
     };
-    PairSearch<HALF, NEWTON, TRI>::neighbors(g, p, i, binned.atom2cell[i], nlocal, binned.skin,
-                                             count, visit);
+    PairSearch<HALF, NEWTON, TRI>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin, count,
+                                             visit);
   }
   EXPECT_GE(count.distance_checks, static_cast<long long>(found.size()));
   EXPECT_GT(count.cells_visited, 0);
@@ -129,8 +92,8 @@ Pairs search(const Layout &layout, const Particles &p, int nlocal, int dim, doub
 {
   const Box box = cube(dim);
   const StencilKind kind = HALF && NEWTON ? StencilKind::Half : StencilKind::Full;
-  const BinnedGrid binned(layout, p, box, skin, kind, box.lo, box.hi);
-  return search<HALF, NEWTON>(layout, p, nlocal, binned);
+  return search<HALF, NEWTON>(p, nlocal, binned_grid(layout, p, box, skin, kind, box.lo, box.hi),
+                              skin);
 }
 
 bool within(const Particles &p, int i, int j, double skin)
@@ -347,8 +310,9 @@ TEST(PairSearch, TriclinicNewtonOnStoresEveryPeriodicPairOnce)
     const Pairs expected = periodic_oracle(box, p, n, skin);
     ASSERT_GT(expected.size(), 100u);
     for (const Layout &layout : layouts(2.0 * omega + skin)) {
-      const BinnedGrid binned(layout, p, box.bounds(), skin, StencilKind::Planes, wlo, whi);
-      const Pairs found = search<true, true, true>(layout, p, n, binned);
+      const BinnedGrid binned =
+          binned_grid(layout, p, box.bounds(), skin, StencilKind::Planes, wlo, whi);
+      const Pairs found = search<true, true, true>(p, n, binned, skin);
       EXPECT_EQ(by_id(found, p), expected)
           << dim << "d, " << layout.num_levels() << " level(s), " << search_name(layout.search);
     }

@@ -5,21 +5,21 @@
    histogram (Histogram::from_radii), the system's dimension, its volume fraction over
    the box and the skin (SystemParams) and optimal_layout() with the default settings,
    i.e. levels, cell sizes and search direction minimizing the cost T of eq. (27).
-   build(): one LevelGrid per level over the box, the half stencil rows and the
-   particles counting-sorted into cells (CellLists), each on the lowest level whose
-   size holds its cutoff diameter 2 r + skin (eq. 3).
+   build(): the grid of that layout over the box with its half stencil rows, the
+   particles counting-sorted into cells, each on the lowest level whose size holds
+   its cutoff diameter 2 r + skin (eq. 3) (BinnedGrid).
    search(): PairSearch<HALF, NEWTON> over all particles with no ghosts (nlocal = N):
    every pair once, the same-level linked-cell search plus the cross-level boxes of
    eqs. (4)-(5). */
 
-#include "../cell_lists.h"
+#include "../binned_grid.h"
 #include "../cost_model.h"
-#include "../pair_search.h"
 #include "../planner.h"
 #include "../radius_distribution.h"
 #include "contact_method.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace hgrid {
 namespace methods {
@@ -53,41 +53,13 @@ namespace methods {
       void build(const System &s) override
       {
         if (layout_.num_levels() == 0) prepare(s);
-        grids_.clear();
-        views_.clear();
-        rows_.clear();
-        level_rows_.assign(1, 0);
-        std::vector<int> ncells;
-        int first = 0;
-        for (double size : layout_.cell_sizes) {
-          grids_.emplace_back(size, s.box, s.box.lo, s.box.hi, subdivisions_of(layout_));
-          const LevelGrid &grid = grids_.back();
-          views_.push_back(grid.view(first));
-          for (const StencilRow &r : same_level_rows(grid, StencilKind::Half))
-            rows_.push_back(row_offset(grid, r));
-          level_rows_.push_back(static_cast<int>(rows_.size()));
-          ncells.push_back(grid.num_cells());
-          first += ncells.back();
-        }
-        cells_.set_levels(ncells);
-        cell_of_.resize(s.size());
-        for (int i = 0; i < s.size(); ++i) {
-          const LevelView &v = views_[level_of(layout_, 2.0 * s.r[i] + skin_)];
-          cell_of_[i] = v.first_cell + v.index_of(s.x[i].data());
-        }
-        cells_.build(s.size(), cell_of_.data());
+        grid_.emplace(layout_, s.box, StencilKind::Half, s.box.lo, s.box.hi);
+        grid_->bin(s.x, s.r, skin_);
       }
 
       void search(const System &s, std::vector<Contact> &out) override
       {
-        GridView g;
-        g.nlevels = layout_.num_levels();
-        g.topdown = layout_.search == Search::TopDown;
-        g.levels = views_.data();
-        g.level_rows = level_rows_.data();
-        g.rows = rows_.data();
-        g.cell_start = cells_.starts();
-        g.slots = cells_.particles();
+        const GridView g = grid_->view();
         count_ = SearchCounters();
         const int n = s.size();
         const Atoms atoms{s};
@@ -95,22 +67,17 @@ namespace methods {
           auto visit = [&out, i](int j, double, double, double, double, double) {
             out.emplace_back(i < j ? i : j, i < j ? j : i);
           };
-          PairSearch<true, true>::neighbors(g, atoms, i, cell_of_[i], n, skin_, count_, visit);
+          PairSearch<true, true>::neighbors(g, atoms, i, grid_->cell_of(i), n, skin_, count_,
+                                            visit);
         }
       }
 
-      std::size_t memory_bytes() const override
-      {
-        return cells_.memory_bytes() +
-            sizeof(int) * (cell_of_.capacity() + level_rows_.capacity()) +
-            sizeof(LevelView) * views_.capacity() + sizeof(RowOffset) * rows_.capacity() +
-            sizeof(LevelGrid) * grids_.capacity();
-      }
+      std::size_t memory_bytes() const override { return grid_ ? grid_->memory_bytes() : 0; }
       std::vector<Counter> counters() const override
       {
         return {{"distance_checks", static_cast<double>(count_.distance_checks)},
                 {"cells_visited", static_cast<double>(count_.cells_visited)},
-                {"cells", static_cast<double>(cells_.num_cells())},
+                {"cells", static_cast<double>(grid_ ? grid_->num_cells() : 0)},
                 {"levels", static_cast<double>(layout_.num_levels())},
                 {"predicted_checks_per_particle", predicted_.distance_checks},
                 {"predicted_visits_per_particle", predicted_.cell_visits}};
@@ -131,11 +98,7 @@ namespace methods {
       SystemParams params_;
       Layout layout_;
       Cost predicted_;
-      std::vector<LevelGrid> grids_;
-      std::vector<LevelView> views_;
-      std::vector<RowOffset> rows_;
-      std::vector<int> level_rows_, cell_of_;
-      CellLists cells_;
+      std::optional<BinnedGrid> grid_;
       SearchCounters count_;
     };
   }    // namespace
