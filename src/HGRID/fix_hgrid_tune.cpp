@@ -434,8 +434,8 @@ hgrid::SkinSample FixHGridTune::skin_sample()
 /* ----------------------------------------------------------------------
    the share of a list build (Neigh time) that grows with the search volume:
    hgrid's distance checks, with a cell visit as dear as a check (K = 1, as
-   measured for hgrid's cells); all of it for bin, whose bins and stencils
-   follow the largest cutoff
+   measured for hgrid's cells; a sub-cell of one level less, hgrid::visit_weight);
+   all of it for bin, whose bins and stencils follow the largest cutoff
 ------------------------------------------------------------------------- */
 
 double FixHGridTune::search_share()
@@ -443,6 +443,7 @@ double FixHGridTune::search_share()
   if (neighbor->style != Neighbor::HGRID) return 1.0;
   double checks, visits;
   planner->counters_per_atom(checks, visits);
+  visits *= hgrid::visit_weight(planner->plan().layout, hgrid::SystemParams());
   return checks + visits > 0.0 ? checks / (checks + visits) : 1.0;
 }
 
@@ -503,17 +504,16 @@ void for_each_pair(const PairRows &rows, double **x, const double *radius, Visit
 // the pairs of rows within r_i + r_j + reach
 PairRows rows_within(const PairRows &rows, double **x, const double *radius, double reach)
 {
+  std::vector<char> keep(rows.partners.size());
+  for_each_pair(rows, x, radius, [&](int n, double rsq, double radsum) {
+    keep[n] = rsq <= (radsum + reach) * (radsum + reach);
+  });
   PairRows near;
   near.atoms = rows.atoms;
   near.start.push_back(0);
   for (std::size_t k = 0; k < rows.atoms.size(); k++) {
-    const int i = rows.atoms[k];
-    for (int n = rows.start[k]; n < rows.start[k + 1]; n++) {
-      const int j = rows.partners[n];
-      const double dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1], dz = x[i][2] - x[j][2];
-      const double cut = radius[i] + radius[j] + reach;
-      if (dx * dx + dy * dy + dz * dz <= cut * cut) near.partners.push_back(j);
-    }
+    for (int n = rows.start[k]; n < rows.start[k + 1]; n++)
+      if (keep[n]) near.partners.push_back(rows.partners[n]);
     near.start.push_back(static_cast<int>(near.partners.size()));
   }
   return near;
@@ -671,9 +671,8 @@ void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision 
 void FixHGridTune::calibrate_k()
 {
   const hgrid::SearchCounters &c = planner->last_build();
-  // sub-cell visits of a one-level grid cost kSubCellVisitCostRatio cell visits
-  const double visit =
-      hgrid::subdivisions_of(planner->plan().layout) > 1 ? hgrid::kSubCellVisitCostRatio : 1.0;
+  // sub-cell visits of a one-level grid cost less than cell visits (hgrid::visit_weight)
+  const double visit = hgrid::visit_weight(planner->plan().layout, hgrid::SystemParams());
   const auto local = hgrid::KCalibration::products(
       (double) c.distance_checks, visit * c.cells_visited, planner->last_build_time());
   std::array<double, 5> sums{};

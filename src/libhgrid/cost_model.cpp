@@ -88,6 +88,12 @@ int same_level_cells(int dimension, int subdivisions)
       stencil_rows(dimension, subdivisions, {edge, edge, edge}, 1.0, StencilKind::Full));
 }
 
+double visit_weight(const Layout &layout, const SystemParams &params)
+{
+  const bool subcells = layout.num_levels() == 1 && params.single_level_subdivisions > 1;
+  return subcells ? params.subcell_visit_cost : 1.0;
+}
+
 double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)
 {
   return 2.0 * f.r_min() + p.skin;
@@ -156,9 +162,8 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
     cost.distance_checks += lc.distance_checks;
     cost.cell_visits += lc.cell_visits;
   }
-  const double visit_cost = k > 1 ? params.K * params.subcell_visit_cost : params.K;
-  cost.total = cost.distance_checks + visit_cost * cost.cell_visits    // eq. (27)
-      + params.storage * cost.cells;
+  cost.total = cost.distance_checks + params.K * visit_weight(layout, params) * cost.cell_visits +
+      params.storage * cost.cells;    // eq. (27) and hgrid's storage term
   return cost;
 }
 

@@ -110,6 +110,10 @@ struct Cost {
 /// (hgrid::stencil_rows) otherwise.
 [[nodiscard]] int same_level_cells(int dimension, int subdivisions);
 
+/// \brief Cost of one cell visit of \p layout relative to K: subcell_visit_cost for a
+/// one-level grid of sub-cells, else 1 (eq. 27 as hgrid weighs T^ca).
+[[nodiscard]] double visit_weight(const Layout &layout, const SystemParams &params);
+
 /// \brief Evaluate eqs. (6)-(27) for \p layout on \p f.
 /// \throws std::invalid_argument for a bad dimension, packing or layout.
 [[nodiscard]] Cost evaluate(const Layout &layout, const RadiusDistribution &f,
