@@ -403,10 +403,16 @@ double HGridPlanner::ghost_shell_ratio() const
   return shell - 1.0;
 }
 
-void HGridPlanner::release_comm_mode()
+/* ----------------------------------------------------------------------
+   neighbor style hgrid is no longer used (~NBinHGrid): the comm mode and the
+   atom sort it chose go with it
+------------------------------------------------------------------------- */
+
+void HGridPlanner::release()
 {
   if (auto_mode >= 0 && !comm->mode_user) comm->mode = Comm::SINGLE;
   auto_mode = -1;
+  neighbor->hgrid_sortbin = 0.0;
 }
 
 /* ----------------------------------------------------------------------
@@ -418,12 +424,7 @@ void HGridPlanner::release_comm_mode()
 
 void HGridPlanner::offer_sort_bins()
 {
-  neighbor->hgrid_sortbin = lmp->kokkos ? 0.0 : current.sort_bin;
-}
-
-void HGridPlanner::release_sort_bins()
-{
-  neighbor->hgrid_sortbin = 0.0;
+  neighbor->hgrid_sortbin = lmp->kokkos ? 0.0 : hgrid::sort_bin_size(current.layout);
 }
 
 /* ----------------------------------------------------------------------

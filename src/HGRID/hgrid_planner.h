@@ -41,8 +41,7 @@ class HGridPlanner : protected Pointers {
   void setup_run();
   const hgrid::Plan &plan() const { return current; }
   double skin() const { return skin_; }    // neighbor skin + cohesion margin (pull-off)
-  void release_comm_mode();                // neighbor style hgrid is no longer used
-  void release_sort_bins();                // (both: ~NBinHGrid)
+  void release();                          // neighbor style hgrid is no longer used
 
   // fix hgrid/tune
   void set_tuning(const hgrid::PlanSettings &tuning);

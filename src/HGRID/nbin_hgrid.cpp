@@ -48,10 +48,9 @@ NBinHGrid::NBinHGrid(LAMMPS *lmp) : NBin(lmp), atom2cell(nullptr), planner(HGrid
 NBinHGrid::~NBinHGrid()
 {
   memory->destroy(atom2cell);
-  // the comm mode the planner chose must not outlive neighbor style hgrid
+  // the comm mode and atom sort the planner chose must not outlive neighbor style hgrid
   planner->detach_bins(this);
-  planner->release_comm_mode();
-  planner->release_sort_bins();
+  planner->release();
 }
 
 /* ----------------------------------------------------------------------

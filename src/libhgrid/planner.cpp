@@ -14,7 +14,6 @@ Plan make_plan(const Layout &layout, const Histogram *f, const SystemParams &par
   plan.ghost_bounds = ghost_classes(layout, cmin);
   plan.cmin = cmin;
   plan.cmax = cmax;
-  plan.sort_bin = sort_bin_size(layout);
   return plan;
 }
 

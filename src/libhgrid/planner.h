@@ -43,16 +43,15 @@ struct Plan {
   Cost predicted;                      ///< model prediction (total 0: no model applies)
   std::vector<double> ghost_bounds;    ///< ghost size classes, ghost_classes(layout, cmin)
   double cmin = 0.0, cmax = 0.0;       ///< smallest and largest cutoff diameter planned for
-  double sort_bin =
-      0.0;    ///< atom sort bins in Morton order of this size (sort_bin_size), 0: none
 };
 
 /// Ratio of the top level to the finest above which atoms are best sorted along a Morton
 /// curve of the finest cells: LAMMPS' own sort bins (half the largest cutoff, i.e. ~half
 /// the top level) then hold >= 4^d fine cells in no order, and a large particle's
-/// partners span many rows of fine cells.  Measured (examples/benchmarks/profile,
-/// 3d, N = 1e5-1e6): top/finest 20 -> pair time -20 to -30 %, 7 -> -3 %, 4 or one level
-/// -> +3 to +12 % (LAMMPS' row-by-row bins are better there).
+/// partners span many rows of fine cells.  Measured (examples/benchmarks/in.bench, 3d,
+/// N = 1e5-1e6, against atom_modify sort with LAMMPS' default bin size): top/finest 20
+/// -> pair time -20 to -30 %, 7 -> -3 %, 4 or one level -> +3 to +12 % (LAMMPS'
+/// row-by-row bins are better there).
 inline constexpr double kMortonSortRatio = 8.0;
 
 /// \brief Size of the bins of the Morton-order atom sort hgrid offers for \p layout (its

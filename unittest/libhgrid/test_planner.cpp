@@ -258,7 +258,5 @@ TEST(SortBins, FinestCellWhereTheTopIsMuchLarger)
   EXPECT_EQ(sort_bin_size(Layout{{1.5, 3.0, 11.9}, Search::BottomUp}), 0.0);
   EXPECT_EQ(sort_bin_size(Layout{{1.5, 3.0, 12.0}, Search::BottomUp}), 1.5);
   EXPECT_EQ(sort_bin_size(Layout{{4.9, 15.6, 37.7, 75.2, 98.4}, Search::TopDown}), 4.9);
-  const Plan plan =
-      make_plan(Layout{{2.0, 40.0}, Search::TopDown}, nullptr, SystemParams{}, 1.0, 40.0);
-  EXPECT_EQ(plan.sort_bin, 2.0);
+  EXPECT_EQ(sort_bin_size(Layout{{2.0, 40.0}, Search::TopDown}), 2.0);
 }
