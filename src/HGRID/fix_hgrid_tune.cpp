@@ -343,7 +343,9 @@ void FixHGridTune::note_rebuild()
 }
 
 /* ----------------------------------------------------------------------
-   the new skin: Neighbor's cutoffs, hgrid's plan, then ghosts and bins
+   the new skin: Neighbor's cutoffs (Neighbor::reset_skin; hgrid's bins plan
+   again for the new cutoff diameters there, as at a run setup, which may change
+   its size classes and comm mode), then ghosts and bins
 ------------------------------------------------------------------------- */
 
 void FixHGridTune::apply_pending_skin()
@@ -351,7 +353,7 @@ void FixHGridTune::apply_pending_skin()
   if (skin_pending <= 0.0) return;
   const double old_skin = neighbor->skin;
   neighbor->reset_skin(skin_pending);
-  if (neighbor->style == Neighbor::HGRID) planner->change_skin();
+  if (neighbor->style == Neighbor::HGRID) comm->init();
   comm->setup();
   neighbor->setup_bins();
   skin_moves++;

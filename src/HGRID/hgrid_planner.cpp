@@ -248,25 +248,6 @@ void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
 }
 
 /* ----------------------------------------------------------------------
-   fix hgrid/tune skin auto changed the skin: every cutoff diameter 2r + s moved
-   by the difference, so does the top level (it keeps covering what it covered,
-   e.g. the largest atom fix pour may insert); the running layout is refined
-   for the new sizes.  Called before atoms migrate: ghosts go out to the new
-   cutoffs at this step (the caller sets up Comm and the bins).
-------------------------------------------------------------------------- */
-
-void HGridPlanner::change_skin()
-{
-  const double delta = neighbor->skin + neighbor->hgrid_margin - skin_;
-  skin_ += delta;
-  if (current.layout.num_levels() == 0) return;
-  double cmin, cmax;
-  cutoff_diameter_range(cmin, cmax);
-  const double ctop = MAX(cmax, current.layout.top() + delta);
-  adopt(refine(cmin, ctop), cmin, ctop);
-}
-
-/* ----------------------------------------------------------------------
    smallest and largest cutoff diameter 2*r+skin over all atoms, including
    particles that fix pour / fix deposit may insert later
 ------------------------------------------------------------------------- */

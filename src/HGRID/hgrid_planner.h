@@ -49,9 +49,6 @@ class HGridPlanner : protected Pointers {
   void restore_layout(const hgrid::Layout &layout);
   // re-level decision when scheduled or when an atom outgrew the top level (else none)
   std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled);
-  // the skin changed during the run (Neighbor::reset_skin, before atoms migrate):
-  // the plan again for the new cutoff diameters
-  void change_skin();
   // fix hgrid/tune skin auto: its last figures, for compute hgrid
   struct SkinReport {
     int active = 0;    // 1 while a fix hgrid/tune tunes the skin
