@@ -84,7 +84,7 @@ void NPairHGridBase::copy_stencil_info()
 
 NPairHGridBase::Row NPairHGridBase::row_of(int i, int history) const
 {
-  Row row{i, atom->type[i], -1, 0, history, 0};
+  Row row{i, atom->type[i], -1, 0, history ? 1 : 0, 0};
   if (molecular == Atom::TEMPLATE) {
     row.imol = atom->molindex[i];
     row.iatom = atom->molatom[i];
@@ -212,8 +212,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
     for (int g = first; g < last; g++) {
       const int cell = atom2cell[g];
       if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
-      auto visit = [&](int j, double, double, double, double, double) {
-        found[t].emplace_back(j, g);
+      auto visit = [&](int j, double, double, double, double, double, bool within) {
+        if (within) found[t].emplace_back(j, g);
       };
       hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
                                                         visit);
@@ -247,7 +247,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::append_ghost_partners(int i, Visit
   for (int k = ghost_start[i]; k < ghost_start[i + 1]; k++) {
     const int j = ghost_partner[k];
     const double delx = x[i][0] - x[j][0], dely = x[i][1] - x[j][1], delz = x[i][2] - x[j][2];
-    visit(j, delx, dely, delz, delx * delx + dely * dely + delz * delz, radius[i] + radius[j]);
+    visit(j, delx, dely, delz, delx * delx + dely * dely + delz * delz, radius[i] + radius[j],
+          true);
   }
 }
 
@@ -265,14 +266,27 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
   const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
+  // without exclusions or special bonds a candidate's entry is written before its
+  // distance is known and kept by advancing n (no branch on the distance); past the
+  // room of a row (an overflow, reported below) into a spill word
+  const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
+  const int room = list->oneatom;
+  int spill;
 
   for (int i = ifrom; i < ito; i++) {
     int n = 0;
     int *neighptr = ipage.vget();
     const Row row = row_of(i, list->history);
-    auto visit = [&](int j, double delx, double dely, double delz, double rsq, double radsum) {
+    auto visit = [&](int j, double delx, double dely, double delz, double rsq, double radsum,
+                     bool within) {
+      if (plain) {
+        const int touching = rsq < radsum * radsum;
+        *(n < room ? neighptr + n : &spill) = j ^ ((row.history & touching) << HISTBITS);
+        n += within;
+        return;
+      }
       int word;
-      if (neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word))
+      if (within && neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word))
         neighptr[n++] = word;
     };
     hgrid::PairSearch<HALF, NEWTON, TRI>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin,

@@ -75,8 +75,8 @@ Pairs search(const Particles &p, int nlocal, const BinnedGrid &binned, double sk
   Pairs found;
   SearchCounters count;
   for (int i = 0; i < nlocal; ++i) {
-    auto visit = [&](int j, double, double, double, double, double) {
-      ++found[{i, j}];
+    auto visit = [&](int j, double, double, double, double, double, bool within) {
+      if (within) ++found[{i, j}];
     };
     PairSearch<HALF, NEWTON, TRI>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin, count,
                                              visit);

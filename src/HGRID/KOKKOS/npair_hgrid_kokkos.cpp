@@ -294,8 +294,8 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
         const int irow = rows.row(i), jfirst = rows.first(i);
         const int nroom = rows.packed ? d_room_(g.level_of_cell(icell)) : maxneighs;
         int n = 0;
-        auto visit = [&](int j, double, double, double, double rsq, double radsum) {
-          if (EXCLUDE && ex.excluded(i, j)) return;
+        auto visit = [&](int j, double, double, double, double rsq, double radsum, bool within) {
+          if (!within || (EXCLUDE && ex.excluded(i, j))) return;
           if (n < nroom) neighbors(irow, jfirst + n) = (rsq < radsum * radsum) ? (j ^ history) : j;
           n++;
         };

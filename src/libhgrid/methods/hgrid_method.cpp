@@ -64,8 +64,8 @@ namespace methods {
         const int n = s.size();
         const Atoms atoms{s};
         for (int i = 0; i < n; ++i) {
-          auto visit = [&out, i](int j, double, double, double, double, double) {
-            out.emplace_back(i < j ? i : j, i < j ? j : i);
+          auto visit = [&out, i](int j, double, double, double, double, double, bool within) {
+            if (within) out.emplace_back(i < j ? i : j, i < j ? j : i);
           };
           PairSearch<true, true>::neighbors(g, atoms, i, grid_->cell_of(i), n, skin_, count_,
                                             visit);
