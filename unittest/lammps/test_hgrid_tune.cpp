@@ -381,16 +381,21 @@ TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
   SystemSpec spec = powerlaw_system(1000, 10.0, 0.3);
   spec.neighbor = "hgrid levels 2 6.0 30.0 search topdown";
   const hgrid::Layout chosen{{6.0, 30.0}, hgrid::Search::TopDown};
+  // one file per number of ranks: ctest runs this test on 1 and 4 ranks at once
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const std::string file = "hgrid_layout_np" + std::to_string(nprocs) + ".restart";
   {
     auto a = make_system(spec);
     commands(a.get(),
              {"fix tune all hgrid/tune 10 K 0.3 threshold 0.99", "run 0 post no",
-              "write_restart hgrid_layout.restart"});
+              "write_restart " + file});
     ASSERT_EQ(current_layout(a.get()), chosen);
   }
   std::unique_ptr<LAMMPS> b(make_lammps());
   commands(b.get(),
-           {"read_restart hgrid_layout.restart", "comm_modify vel yes", "neighbor 0.1 hgrid",
+           {"read_restart " + file, "comm_modify vel yes", "neighbor 0.1 hgrid",
             "fix tune all hgrid/tune 10 threshold 0.99", "run 0 post no"});
   EXPECT_EQ(current_layout(b.get()), chosen);
   EXPECT_EQ(tune_fix(b.get())->compute_vector(6), 0.3);
@@ -398,13 +403,11 @@ TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
   // the same continuation without the fix: the model's own layout
   std::unique_ptr<LAMMPS> c(make_lammps());
   commands(c.get(),
-           {"read_restart hgrid_layout.restart", "comm_modify vel yes", "neighbor 0.1 hgrid",
+           {"read_restart " + file, "comm_modify vel yes", "neighbor 0.1 hgrid",
             "run 0 post no"});
   EXPECT_NE(current_layout(c.get()), chosen);
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Barrier(MPI_COMM_WORLD);
-  if (me == 0) std::remove("hgrid_layout.restart");
+  if (me == 0) std::remove(file.c_str());
 }
 
 namespace {
