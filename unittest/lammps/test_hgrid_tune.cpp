@@ -403,8 +403,7 @@ TEST(HGridTune, RestartRestoresTheExactLayoutAndK)
   // the same continuation without the fix: the model's own layout
   std::unique_ptr<LAMMPS> c(make_lammps());
   commands(c.get(),
-           {"read_restart " + file, "comm_modify vel yes", "neighbor 0.1 hgrid",
-            "run 0 post no"});
+           {"read_restart " + file, "comm_modify vel yes", "neighbor 0.1 hgrid", "run 0 post no"});
   EXPECT_NE(current_layout(c.get()), chosen);
   MPI_Barrier(MPI_COMM_WORLD);
   if (me == 0) std::remove(file.c_str());
