@@ -266,12 +266,13 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
   const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
-  // one level, without exclusions or special bonds: a candidate's entry is written
-  // before its distance is known and kept by advancing n (no branch on the distance);
-  // past the room of a row (an overflow, reported below) into a spill word.  Measured
-  // at N = 1e5: -17 to -21 % per build in 2d, -13 % in 3d (omega 1); layouts of several
-  // levels gain nothing from it and lose up to 5 % at N = 1e6, so they keep the branch
-  const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC) && grid.nlevels == 1;
+  // without exclusions or special bonds a candidate's entry is written before its
+  // distance is known and kept by advancing n (no branch on the distance); past the
+  // room of a row (an overflow, reported below) into a spill word.  Measured per build
+  // at N = 1e5: -17 to -21 % in 2d (one level), -7 to -10 % in 2d (four levels), -13 %
+  // in 3d at omega 1; 3d alpha -3 omega 100 (several levels) unchanged at 1e5, up to 5 %
+  // slower at 1e6
+  const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
   const int room = list->oneatom;
   int spill;
 
