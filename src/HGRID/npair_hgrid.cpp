@@ -106,8 +106,7 @@ bool NPairHGridBase::neighbor_word(const Row &row, int j, double delx, double de
   const int i = row.i;
   if (exclude && exclusion(i, j, row.itype, atom->type[j], atom->mask, atom->molecule))
     return false;
-  word = j;
-  if (row.history && rsq < radsum * radsum) word ^= (1 << HISTBITS);
+  word = history_word(row, j, rsq, radsum);
   if (ATOMONLY || molecular == Atom::ATOMIC) return true;
 
   int which = 0;
@@ -283,8 +282,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
     auto visit = [&](int j, double delx, double dely, double delz, double rsq, double radsum,
                      bool within) {
       if (plain) {
-        const int touching = rsq < radsum * radsum;
-        *(n < room ? neighptr + n : &spill) = j ^ ((row.history & touching) << HISTBITS);
+        *(n < room ? neighptr + n : &spill) = history_word(row, j, rsq, radsum);
         n += within;
         return;
       }

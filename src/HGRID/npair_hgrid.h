@@ -89,10 +89,16 @@ class NPairHGridBase : public NPair {
 
   // the atom i whose row is being built, as the neighbor word of a pair needs it
   struct Row {
-    int i, itype, imol, iatom, history;
+    int i, itype, imol, iatom, history;    // history: 1 if the list keeps history bits, else 0
     tagint tagprev;
   };
   Row row_of(int i, int history) const;
+  // j with the history bit of a touching pair (rsq < radsum^2), without a branch
+  static int history_word(const Row &row, int j, double rsq, double radsum)
+  {
+    const int touching = rsq < radsum * radsum;
+    return j ^ ((row.history & touching) << HISTBITS);
+  }
   template <int ATOMONLY>
   bool neighbor_word(const Row &row, int j, double delx, double dely, double delz, double rsq,
                      double radsum, int &word) const;
