@@ -23,6 +23,18 @@
 using namespace LAMMPS_NS;
 
 /* ----------------------------------------------------------------------
+   owned atoms a thread takes at a time: BLOCKS_PER_THREAD contiguous blocks per
+   thread, at least MIN_CHUNK atoms
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+int NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::chunk_size(int nlocal, int nthreads)
+{
+  const int blocks = BLOCKS_PER_THREAD * std::max(nthreads, 1);
+  return std::max(MIN_CHUNK, (nlocal + blocks - 1) / blocks);
+}
+
+/* ----------------------------------------------------------------------
    chunks of owned atoms to the threads; counters summed over the threads
 ------------------------------------------------------------------------- */
 
@@ -34,6 +46,7 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
   hgrid::SearchCounters ghosts;
   this->find_ghost_partners(ghosts);
   long long visited = ghosts.cells_visited, checks = ghosts.distance_checks;
+  const int chunk = chunk_size(nlocal, this->comm->nthreads);
 #if defined(_OPENMP)
   omp_set_num_threads(this->comm->nthreads);
 #pragma omp parallel reduction(+ : visited, checks)
@@ -50,8 +63,8 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 #if defined(_OPENMP)
 #pragma omp for schedule(dynamic)
 #endif
-    for (int first = 0; first < nlocal; first += CHUNK)
-      this->build_rows(list, first, std::min(first + CHUNK, nlocal), ipage, count);
+    for (int first = 0; first < nlocal; first += chunk)
+      this->build_rows(list, first, std::min(first + chunk, nlocal), ipage, count);
     visited += count.cells_visited;
     checks += count.distance_checks;
   }
