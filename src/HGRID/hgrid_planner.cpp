@@ -93,9 +93,14 @@ void HGridPlanner::setup_run()
   const auto f = radius_histogram(cmin, cmax, s.K, params);
   hgrid::Layout chosen;
   try {
-    chosen = hgrid::layout_for_run(s, current.layout, cmax, [&] {
-      return optimum(f.get(), params, s, cmax);
-    });
+    chosen = hgrid::layout_for_run(
+        s, current.layout, cmax,
+        [&] {
+          return optimum(f.get(), params, s, cmax);
+        },
+        [&](const hgrid::Layout &user) {
+          return hgrid::cheaper_search(user, f.get(), params);
+        });
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
   }

@@ -54,14 +54,26 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
   return key;
 }
 
+Search cheaper_search(const Layout &layout, const Histogram *f, const SystemParams &params)
+{
+  if (!f || layout.num_levels() < 2) return layout.search;
+  const Layout topdown{layout.cell_sizes, Search::TopDown};
+  const Layout bottomup{layout.cell_sizes, Search::BottomUp};
+  return evaluate(topdown, *f, params).total <= evaluate(bottomup, *f, params).total
+      ? Search::TopDown
+      : Search::BottomUp;
+}
+
 Layout layout_for_run(const PlanSettings &settings, const Layout &current, double cmax,
-                      const std::function<Layout()> &optimum)
+                      const std::function<Layout()> &optimum,
+                      const std::function<Search(const Layout &)> &direction)
 {
   if (settings.keep_layout && current.num_levels() > 0 && level_of(current, cmax) >= 0)
     return current;    // kept across runs and restarts; fix hgrid/tune re-evaluates it
   if (!settings.cell_sizes.empty()) {
     Layout user{settings.cell_sizes, settings.search};
     validate(user, cmax);
+    if (settings.auto_search && direction) user.search = direction(user);
     return user;
   }
   return optimum();

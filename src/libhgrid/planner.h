@@ -77,11 +77,18 @@ inline constexpr double kMortonSortRatio = 8.0;
                                               const PlanSettings &settings, double cmax,
                                               const Layout *near = nullptr);
 
+/// \brief The search direction the model predicts the cheaper for the cell sizes of
+/// \p layout on \p f (eq. 27); the layout's own direction when \p f is null.
+[[nodiscard]] Search cheaper_search(const Layout &layout, const Histogram *f,
+                                    const SystemParams &params);
+
 /// \brief Layout for a run setup: the current one if settings.keep_layout and it fits
-/// \p cmax, else the explicit levels (validated), else optimum() (called only then).
+/// \p cmax, else the explicit levels (validated; with settings.auto_search in the
+/// direction direction() chooses for them, if given), else optimum() (called only then).
 /// \throws std::invalid_argument for explicit levels that do not fit.
 [[nodiscard]] Layout layout_for_run(const PlanSettings &settings, const Layout &current,
-                                    double cmax, const std::function<Layout()> &optimum);
+                                    double cmax, const std::function<Layout()> &optimum,
+                                    const std::function<Search(const Layout &)> &direction = {});
 
 /// When fix hgrid/tune replaces the layout during a run.
 struct RelevelPolicy {

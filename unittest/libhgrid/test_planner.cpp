@@ -180,6 +180,40 @@ TEST(Planner, LayoutForRunKeepsExplicitOrOptimal)
   EXPECT_THROW((void) layout_for_run(s, current, 13.0, optimum), std::invalid_argument);
 }
 
+TEST(Planner, ExplicitLevelsTakeTheCheaperSearch)
+{
+  const SystemParams p = params3d();
+  const auto radii = powerlaw_radii(-3.0, 100.0, 20000, 7);
+  const Histogram f = Histogram::from_radii(radii, 128);
+  const double cmax = cmax_of(radii, p);
+  const Layout best = optimal_layout(&f, p, PlanSettings(), cmax);    // direction chosen too
+  ASSERT_GT(best.num_levels(), 1);
+  const Search other = best.search == Search::TopDown ? Search::BottomUp : Search::TopDown;
+  const Layout given{best.cell_sizes, other};
+  EXPECT_EQ(cheaper_search(given, &f, p), best.search) << "the optimum's direction";
+  EXPECT_LT(evaluate(best, f, p).total, evaluate(given, f, p).total);
+  EXPECT_EQ(cheaper_search(given, nullptr, p), other) << "no histogram: the layout's own";
+
+  // layout_for_run: explicit levels ask direction() unless the search was given
+  PlanSettings s;
+  s.cell_sizes = best.cell_sizes;
+  int asked = 0;
+  auto optimum = [] {
+    return Layout{{1.0}, Search::BottomUp};
+  };
+  auto direction = [&](const Layout &levels) {
+    ++asked;
+    EXPECT_EQ(levels.cell_sizes, best.cell_sizes);
+    return cheaper_search(levels, &f, p);
+  };
+  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, direction), best);
+  EXPECT_EQ(asked, 1);
+  s.auto_search = false;
+  s.search = other;
+  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, direction), given) << "search given";
+  EXPECT_EQ(asked, 1);
+}
+
 TEST(Planner, PlanCarriesPredictionAndGhostClasses)
 {
   const SystemParams p = params3d();
