@@ -98,9 +98,7 @@ void HGridPlanner::setup_run()
         [&] {
           return optimum(f.get(), params, s, cmax);
         },
-        [&](const hgrid::Layout &user) {
-          return hgrid::cheaper_search(user, f.get(), params);
-        });
+        f.get(), params);
   } catch (std::invalid_argument &e) {
     error->all(FLERR, Error::NOLASTLINE, "Neighbor hgrid levels: {}", e.what());
   }

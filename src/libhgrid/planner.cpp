@@ -65,15 +65,15 @@ Search cheaper_search(const Layout &layout, const Histogram *f, const SystemPara
 }
 
 Layout layout_for_run(const PlanSettings &settings, const Layout &current, double cmax,
-                      const std::function<Layout()> &optimum,
-                      const std::function<Search(const Layout &)> &direction)
+                      const std::function<Layout()> &optimum, const Histogram *f,
+                      const SystemParams &params)
 {
   if (settings.keep_layout && current.num_levels() > 0 && level_of(current, cmax) >= 0)
     return current;    // kept across runs and restarts; fix hgrid/tune re-evaluates it
   if (!settings.cell_sizes.empty()) {
     Layout user{settings.cell_sizes, settings.search};
     validate(user, cmax);
-    if (settings.auto_search && direction) user.search = direction(user);
+    if (settings.auto_search) user.search = cheaper_search(user, f, params);
     return user;
   }
   return optimum();

@@ -84,11 +84,11 @@ inline constexpr double kMortonSortRatio = 8.0;
 
 /// \brief Layout for a run setup: the current one if settings.keep_layout and it fits
 /// \p cmax, else the explicit levels (validated; with settings.auto_search in the
-/// direction direction() chooses for them, if given), else optimum() (called only then).
+/// direction cheaper_search() finds for them on \p f), else optimum() (called only then).
 /// \throws std::invalid_argument for explicit levels that do not fit.
 [[nodiscard]] Layout layout_for_run(const PlanSettings &settings, const Layout &current,
                                     double cmax, const std::function<Layout()> &optimum,
-                                    const std::function<Search(const Layout &)> &direction = {});
+                                    const Histogram *f, const SystemParams &params);
 
 /// When fix hgrid/tune replaces the layout during a run.
 struct RelevelPolicy {

@@ -172,6 +172,33 @@ TEST(HGridLayout, BidisperseRatio100KeepsCellArraysSmall)
   expect_lists_match_oracle(lmp.get(), spec.newton);
 }
 
+// explicit levels without the search keyword get the direction the model prefers
+// for them (the model's own levels typed in: its own direction, here Top-Down, not
+// the Bottom-Up they used to get); a search keyword given with them is kept
+TEST(HGridLayout, ExplicitLevelsTakeTheModelsDirection)
+{
+  const SystemSpec spec = powerlaw_system(1500, 100.0, 0.3);
+  auto lmp = make_system(spec);
+  const hgrid::Layout model = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
+  ASSERT_GT(model.num_levels(), 1);
+  ASSERT_EQ(model.search, hgrid::Search::TopDown);
+  std::string levels = "hgrid levels " + std::to_string(model.num_levels());
+  char size[32];
+  for (double s : model.cell_sizes) {
+    std::snprintf(size, sizeof(size), " %.17g", s);
+    levels += size;
+  }
+  const std::string neighbor = "neighbor " + std::to_string(spec.skin) + " ";
+  for (const std::string given : {"", "topdown", "bottomup"}) {
+    commands(lmp.get(),
+             {neighbor + levels + (given.empty() ? "" : " search " + given), "run 0 post no"});
+    const hgrid::Layout &used = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
+    EXPECT_EQ(used.cell_sizes, model.cell_sizes) << given;
+    EXPECT_EQ(used.search, given.empty() ? model.search : hgrid::search_from_name(given)) << given;
+    expect_lists_match_oracle(lmp.get(), spec.newton, levels + " " + given);
+  }
+}
+
 TEST(HGridCompute, RequiresNeighborHGrid)
 {
   SystemSpec spec;

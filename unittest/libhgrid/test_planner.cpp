@@ -159,6 +159,7 @@ TEST(KCalibration, RejectsCollinearSamplesAndClampsK)
 TEST(Planner, LayoutForRunKeepsExplicitOrOptimal)
 {
   PlanSettings s;
+  const SystemParams p;    // no histogram: explicit levels keep their direction
   const Layout current{{3.0, 10.0}, Search::TopDown};
   int calls = 0;
   const Layout model{{2.5, 6.0, 12.0}, Search::BottomUp};
@@ -166,18 +167,19 @@ TEST(Planner, LayoutForRunKeepsExplicitOrOptimal)
     ++calls;
     return model;
   };
-  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum), model) << "no keep: the model";
+  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum, nullptr, p), model) << "no keep: the model";
   EXPECT_EQ(calls, 1);
   s.keep_layout = true;
-  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum), current) << "kept while it fits";
-  EXPECT_EQ(layout_for_run(s, current, 11.0, optimum), model) << "too small: replaced";
+  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum, nullptr, p), current) << "kept while it fits";
+  EXPECT_EQ(layout_for_run(s, current, 11.0, optimum, nullptr, p), model) << "too small: replaced";
   EXPECT_EQ(calls, 2);
   s.keep_layout = false;
   s.cell_sizes = {4.0, 12.0};
   s.search = Search::TopDown;
-  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum), (Layout{{4.0, 12.0}, Search::TopDown}));
+  EXPECT_EQ(layout_for_run(s, current, 9.0, optimum, nullptr, p),
+            (Layout{{4.0, 12.0}, Search::TopDown}));
   EXPECT_EQ(calls, 2) << "explicit levels need no model";
-  EXPECT_THROW((void) layout_for_run(s, current, 13.0, optimum), std::invalid_argument);
+  EXPECT_THROW((void) layout_for_run(s, current, 13.0, optimum, nullptr, p), std::invalid_argument);
 }
 
 TEST(Planner, ExplicitLevelsTakeTheCheaperSearch)
@@ -194,24 +196,16 @@ TEST(Planner, ExplicitLevelsTakeTheCheaperSearch)
   EXPECT_LT(evaluate(best, f, p).total, evaluate(given, f, p).total);
   EXPECT_EQ(cheaper_search(given, nullptr, p), other) << "no histogram: the layout's own";
 
-  // layout_for_run: explicit levels ask direction() unless the search was given
+  // layout_for_run: explicit levels in the cheaper direction unless the search was given
   PlanSettings s;
   s.cell_sizes = best.cell_sizes;
-  int asked = 0;
+  s.search = other;
   auto optimum = [] {
     return Layout{{1.0}, Search::BottomUp};
   };
-  auto direction = [&](const Layout &levels) {
-    ++asked;
-    EXPECT_EQ(levels.cell_sizes, best.cell_sizes);
-    return cheaper_search(levels, &f, p);
-  };
-  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, direction), best);
-  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, &f, p), best);
   s.auto_search = false;
-  s.search = other;
-  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, direction), given) << "search given";
-  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(layout_for_run(s, Layout(), cmax, optimum, &f, p), given) << "search given";
 }
 
 TEST(Planner, PlanCarriesPredictionAndGhostClasses)
