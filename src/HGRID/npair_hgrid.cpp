@@ -45,9 +45,9 @@ struct AtomArrays {
   double image_tolerance() const { return tolerance; }
 };
 
-const double *first_row(double *const *x)
+AtomArrays atom_arrays(const Atom *atom, double tolerance)
 {
-  return x ? x[0] : nullptr;
+  return {atom->x ? atom->x[0] : nullptr, atom->radius, atom->tag, tolerance};
 }
 }    // namespace
 
@@ -198,8 +198,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   if (!grid.ghosts_searched_down) return;
   const int nlocal = owned_atoms();
   const int nall = atom->nlocal + atom->nghost;
-  const AtomArrays atoms{first_row(atom->x), atom->radius, atom->tag,
-                         IMAGE_TOLERANCE * force->angstrom};
+  const AtomArrays atoms = atom_arrays(atom, IMAGE_TOLERANCE * force->angstrom);
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   // contiguous ranges of ghosts taken in turn by the threads (package omp), joined in
@@ -271,8 +270,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
 {
   const int nlocal = owned_atoms();
   const hgrid::GridView grid = search_grid();
-  const AtomArrays atoms{first_row(atom->x), atom->radius, atom->tag,
-                         IMAGE_TOLERANCE * force->angstrom};
+  const AtomArrays atoms = atom_arrays(atom, IMAGE_TOLERANCE * force->angstrom);
   const int *atom2cell = hbin->atom2cell;
   const double skin = planner->skin();
   // without exclusions or special bonds a candidate's entry is written before its
