@@ -125,7 +125,6 @@ class NPairHGrid : public NPairHGridBase {
   // (many), stored by owned atom (ghost_start, ghost_partner) before build_rows
   void find_ghost_partners(hgrid::SearchCounters &count);
   std::vector<int> ghost_start, ghost_partner;
-  template <class Visit> void append_ghost_partners(int i, Visit &visit) const;
   void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);
 };
 
