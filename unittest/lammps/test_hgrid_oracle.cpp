@@ -344,6 +344,63 @@ TEST(HGridGhosts, AutomaticCommModeFollowsTheGhostShell)
   }
 }
 
+// in comm mode multi every atom (owned and ghost) is in the first collection whose
+// bound holds its diameter, as a scan finds it: Neighbor::build_collection's buckets
+// (multi's intervals, hgrid's size classes) and its bisection (bounds too close for
+// buckets), with diameters on each bound and one ulp above it
+namespace {
+void expect_collections_by_scan(LAMMPS *lmp, const std::string &what)
+{
+  const LAMMPS_NS::Neighbor *neighbor = lmp->neighbor;
+  const LAMMPS_NS::Atom *atom = lmp->atom;
+  ASSERT_EQ(lmp->comm->mode, LAMMPS_NS::Comm::MULTI) << what;
+  int wrong = 0;
+  for (int i = 0; i < atom->nlocal + atom->nghost; i++) {
+    int c = 0;
+    while (c < neighbor->ncollections && neighbor->collection2cut[c] < 2.0 * atom->radius[i]) c++;
+    wrong += neighbor->collection[i] != c;
+  }
+  EXPECT_EQ(wrong, 0) << what;
+}
+
+// diameters on the finite bounds of the collections and one ulp above each
+std::vector<std::string> diameters_on_bounds(const LAMMPS *lmp)
+{
+  std::vector<std::string> lines;
+  int tag = 1;
+  for (int c = 0; c + 1 < lmp->neighbor->ncollections; c++) {
+    const double bound = lmp->neighbor->collection2cut[c];
+    for (double d : {bound, std::nextafter(bound, 2.0 * bound)}) {
+      std::ostringstream line;
+      line.precision(17);
+      line << "set atom " << tag++ << " diameter " << d;
+      lines.push_back(line.str());
+    }
+  }
+  lines.emplace_back("run 0 post no");
+  return lines;
+}
+}    // namespace
+
+TEST(HGridGhosts, CollectionIsTheFirstBoundHoldingTheDiameter)
+{
+  SystemSpec spec = ghost_test_system();    // diameters 2 .. 60
+  auto lmp = make_system(spec);
+  ASSERT_GT(lmp->neighbor->ncollections, 3);
+  commands(lmp.get(), diameters_on_bounds(lmp.get()));
+  expect_collections_by_scan(lmp.get(), "hgrid's size classes");
+  expect_lists_match_oracle(lmp.get(), spec.newton, "diameters on class bounds");
+
+  for (const std::string intervals : {"5 2.5 2.6 7 20 60.001", "3 2.5 2.5000001 60.001"}) {
+    spec.neighbor = "multi";
+    spec.comm_mode = "multi";
+    spec.neigh_modify = "collection/interval " + intervals;
+    lmp = make_system(spec);
+    commands(lmp.get(), diameters_on_bounds(lmp.get()));
+    expect_collections_by_scan(lmp.get(), "multi, intervals " + intervals);
+  }
+}
+
 // one ghost cutoff whenever the user asks for it or a list of the bin fallback
 // needs it; the lists stay exact either way
 TEST(HGridGhosts, OneCutoffWhenAskedForOrNeeded)
