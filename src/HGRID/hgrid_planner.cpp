@@ -33,11 +33,20 @@ using MathConst::MY_PI;
 static constexpr int HISTOGRAM_BINS = 128;
 // comm mode multi (ghosts by size class) where one ghost cutoff would bring at least
 // this many ghosts per owned atom: below it the per-atom bookkeeping of the classes
-// (every step) costs more than the ghosts they save (measured on 2-core runs of
-// examples/benchmarks, N = 1e5, omega = 100, with the select bisection of
-// Neighbor::build_collection: mode single faster at 0.11-0.18 by 1-2 % per step
-// (2d alpha -2, 3d alpha 0), multi faster at 0.40 by 8 % (2d alpha -3))
-static constexpr double MULTI_GHOST_RATIO = 0.3;
+// (every step) costs more than the ghosts they save.  Measured on 2-core runs of
+// examples/benchmarks, N = 1e5, omega = 100, with the buckets of
+// Neighbor::build_collection (Loop per step, mode multi against single): 2d alpha 0
+// (0.019 ghosts per atom) +4 %, 2d alpha -2 (0.11) -3.5 % and 4 % less memory, 3d
+// alpha 0 (0.13-0.18) within 1 % and 2-11 % less memory; N = 4e5, 2d alpha -2 (0.055)
+// within 3 %, 5 % less memory.  (With the bisection alone single was 1-2 % faster at
+// 0.11-0.18, and this ratio 0.3.)
+static constexpr double MULTI_GHOST_RATIO = 0.05;
+
+// all cutoff diameters equal to round-off: one ghost size class, nothing to save
+static bool one_size(double cmin, double cmax)
+{
+  return cmax <= cmin * (1.0 + hgrid::kSizeTolerance);
+}
 
 // diameter bound of the top atom collection: every larger atom belongs to it
 static constexpr double UNBOUNDED = 1.0e300;
@@ -84,10 +93,9 @@ void HGridPlanner::setup_run()
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor style hgrid requires atoms with a radius (e.g. atom_style sphere)");
   parse_words();
-  choose_comm_mode();
-
   double cmin, cmax;
   cutoff_diameter_range(cmin, cmax);
+  choose_comm_mode(cmin, cmax);
   const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
   const auto f = radius_histogram(cmin, cmax, s.K, params);
@@ -356,15 +364,16 @@ hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::Syst
 /* ----------------------------------------------------------------------
    size-dependent ghost cutoffs by default: unless comm_modify set the mode or
    a ghost cutoff, or a list not built by hgrid needs ghosts out to the largest
-   cutoff, or one cutoff brings few ghosts anyway (ghost_shell_ratio), the
-   communication runs in mode multi with the ghost size classes as the atom
-   collections (publish_collections); called before Comm::init()
+   cutoff, or all atoms have one size (cutoff diameters cmin = cmax: one class),
+   or one cutoff brings few ghosts anyway (ghost_shell_ratio), the communication
+   runs in mode multi with the ghost size classes as the atom collections
+   (publish_collections); called before Comm::init()
 ------------------------------------------------------------------------- */
 
-void HGridPlanner::choose_comm_mode()
+void HGridPlanner::choose_comm_mode(double cmin, double cmax)
 {
   if (comm->mode_user) return;
-  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists() &&
+  const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists() && !one_size(cmin, cmax) &&
                     ghost_shell_ratio() >= MULTI_GHOST_RATIO)
       ? Comm::MULTI
       : Comm::SINGLE;
@@ -514,6 +523,7 @@ std::string HGridPlanner::ghost_cutoffs_description() const
   if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
   if (other_binned_lists())
     return "one for all levels (lists of other pair styles or computes need it)";
+  if (one_size(current.cmin, current.cmax)) return "one for all levels (all atoms one size)";
   return fmt::format("one for all levels (it brings {:.2g} ghosts per atom, < {}: size "
                      "classes would not pay; comm_modify mode multi for them)",
                      ghost_shell_ratio(), MULTI_GHOST_RATIO);

@@ -104,7 +104,7 @@ class HGridPlanner : protected Pointers {
   hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
                         const hgrid::PlanSettings &s, double cmax,
                         const hgrid::Layout *near = nullptr);
-  void choose_comm_mode();
+  void choose_comm_mode(double cmin, double cmax);
   double ghost_shell_ratio() const;
   bool other_binned_lists() const;
   bool kokkos_bins() const;
