@@ -29,6 +29,9 @@
 
 using namespace LAMMPS_NS;
 
+// the builders search with GATHER: it copies up to kGatherWidth slots past a row's end
+static_assert(hgrid::kGatherWidth <= hgrid::CellLists::kPadding);
+
 namespace {
 // positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them; the
 // positions through x[0] of atom->x, whose rows LAMMPS allocates contiguously (one
@@ -283,8 +286,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
       if (within && neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word))
         neighptr[n++] = word;
     };
-    hgrid::PairSearch<HALF, NEWTON, TRI>::neighbors(grid, atoms, i, atom2cell[i], nlocal, skin,
-                                                    local, visit);
+    hgrid::PairSearch<HALF, NEWTON, TRI, true>::neighbors(grid, atoms, i, atom2cell[i], nlocal,
+                                                          skin, local, visit);
     // the larger ghost partners find_ghost_partners() found for i
     if (!ghost_start.empty())
       for (int k = ghost_start[i]; k < ghost_start[i + 1]; k++) {

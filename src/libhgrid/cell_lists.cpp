@@ -23,7 +23,7 @@ void CellLists::build(int n, const int *cell, int nthreads)
     if (cell[i] >= 0) ++start_[cell[i]];
   prefix_sum(nthreads);    // start_[g] = end of cell g; start_[ncells] = total
   const int total = start_.back();
-  if (static_cast<int>(slots_.size()) < total) slots_.resize(total);
+  if (static_cast<int>(slots_.size()) < total + kPadding) slots_.resize(total + kPadding);
   // decreasing index order: each end walks back to its cell's first slot
   for (int i = n - 1; i >= 0; --i)
     if (cell[i] >= 0) slots_[--start_[cell[i]]] = i;

@@ -22,6 +22,10 @@ namespace hgrid {
 
 class CellLists {
  public:
+  /// Slots readable past the last particle (their contents undefined), so that a
+  /// reader may copy a short range a fixed number of slots at a time.
+  static constexpr int kPadding = 4;
+
   /// \brief Set the number of cells of each level (and reset the contents).
   void set_levels(const std::vector<int> &cells_per_level);
 
@@ -32,7 +36,8 @@ class CellLists {
   /// the cells on \p nthreads OpenMP threads.
   void build(int n, const int *cell, int nthreads = 1);
 
-  /// Slots of global cells g0..g1: particles()[begin(g0) .. end(g1)-1].
+  /// Slots of global cells g0..g1: particles()[begin(g0) .. end(g1)-1] (kPadding more
+  /// readable).
   [[nodiscard]] int begin(int g) const { return start_[g]; }
   [[nodiscard]] int end(int g) const { return start_[g + 1]; }
   [[nodiscard]] const int *particles() const { return slots_.data(); }

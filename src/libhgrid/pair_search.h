@@ -27,7 +27,14 @@
    skin)^2: a visitor keeps j only if within.  Candidates outside are passed too, so that
    a visitor can store j before it knows and keep it by advancing its count by within
    (no branch on the distance: about one in four to seven candidates is kept, a branch
-   the processor cannot predict). */
+   the processor cannot predict).
+   GATHER (the host builders): the candidates of the same-level rows are copied into
+   a buffer and checked in one loop.  A row of cells holds few particles (the
+   finest level about one per cell), so a loop per row ends in a branch the processor
+   cannot predict, one per row; with the buffer one per search.  Rows of at most
+   kGatherWidth slots are copied kGatherWidth at a time, without a loop (the slots
+   are padded, CellLists::kPadding).  Candidates keep the order of the rows.  Without
+   GATHER (Kokkos: a GPU thread has no room for the buffer) each row is its own loop. */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
@@ -99,10 +106,16 @@ struct SearchCounters {
   long long distance_checks = 0;    ///< pairs whose distance was computed (T^cd)
 };
 
+/// GATHER: rows of at most this many slots are copied without a loop
+constexpr int kGatherWidth = 4;
+/// GATHER: candidates gathered before their distance checks
+constexpr int kGatherCapacity = 128;
+
 /// List variants: HALF (else full), NEWTON (half lists only), TRI (triclinic box: the
 /// ghost tie-break of half newton-on lists by IDs, atoms.tag(j), as LAMMPS' NPairBin,
-/// since ghost coordinates of a tilted box are exact only to round-off).
-template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
+/// since ghost coordinates of a tilted box are exact only to round-off), GATHER
+/// (candidates of all same-level rows checked in one loop; host only).
+template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct PairSearch {
   /// The particle i (at \p xi, radius \p ri, in global cell \p icell) and its partners.
   template <class Atoms> struct Query {
     const Atoms &atoms;
@@ -155,6 +168,49 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
     for (int l = 0; l < ilevel; ++l) other_level(g, q, g.levels[l], Partners::Owned, count, visit);
   }
 
+  /// GATHER: candidates of consecutive rows; the first nfiltered pass a filter.
+  struct Batch {
+    int j[kGatherCapacity];
+    int n = 0, nfiltered = 0;
+  };
+
+  /// GATHER: check the candidates of \p b (\p skip filters the first nfiltered) and
+  /// empty it.
+  template <class Atoms, class Skip, class Visit>
+  static inline void check(const Query<Atoms> &q, Batch &b, const Skip &skip, SearchCounters &count,
+                           Visit &visit)
+  {
+    for (int t = 0; t < b.nfiltered; ++t)
+      if (!skip(b.j[t])) test(q, b.j[t], count, visit);
+    for (int t = b.nfiltered; t < b.n; ++t) test(q, b.j[t], count, visit);
+    b.n = b.nfiltered = 0;
+  }
+
+  /// GATHER: add the slots [begin, end) of a row to \p b, \p filtered if \p skip
+  /// applies to them; a full buffer, or a filtered row after unfiltered ones, is
+  /// checked first, a row longer than the buffer checked directly.
+  template <class Atoms, class Skip, class Visit>
+  static inline void gather(const GridView &g, const Query<Atoms> &q, int begin, int end,
+                            bool filtered, Batch &b, const Skip &skip, SearchCounters &count,
+                            Visit &visit)
+  {
+    const int len = end - begin;
+    if (b.n + len + kGatherWidth > kGatherCapacity || (filtered && b.n > b.nfiltered))
+      check(q, b, skip, count, visit);
+    if (len + kGatherWidth > kGatherCapacity) {
+      for (int s = begin; s < end; ++s)
+        if (!(filtered && skip(g.slots[s]))) test(q, g.slots[s], count, visit);
+      return;
+    }
+    int *to = b.j + b.n;
+    if (len <= kGatherWidth)
+      for (int t = 0; t < kGatherWidth; ++t) to[t] = g.slots[begin + t];
+    else
+      for (int t = 0; t < len; ++t) to[t] = g.slots[begin + t];
+    b.n += len;
+    if (filtered) b.nfiltered = b.n;
+  }
+
   /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
   /// Half lists with newton on filter the tie-break rows only.
   template <class Atoms, class Visit>
@@ -162,6 +218,20 @@ template <bool HALF, bool NEWTON, bool TRI = false> struct PairSearch {
                                       int ilevel, SearchCounters &count, Visit &visit)
   {
     const int first = g.level_rows[ilevel], last = g.level_rows[ilevel + 1];
+    if constexpr (GATHER) {
+      Batch b;
+      const auto skip = [&q](int j) {
+        return same_level_skips(q, j);
+      };
+      for (int k = first; k < last; ++k) {
+        const int c0 = icell + g.rows[k].offset;
+        count.cells_visited += g.rows[k].ncells;
+        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells],
+               !(HALF && NEWTON) || g.rows[k].tiebreak, b, skip, count, visit);
+      }
+      check(q, b, skip, count, visit);
+      return;
+    }
     for (int k = first; k < last; ++k) {
       const int c0 = icell + g.rows[k].offset;
       const int end = g.cell_start[c0 + g.rows[k].ncells];

@@ -177,6 +177,69 @@ TEST(PairSearch, NewtonOnStoresEveryPairOnceAcrossTheOwnedGhostCut)
 
 namespace {
 
+// the candidates every owned particle visits, in order, with and without GATHER
+template <bool HALF, bool NEWTON, bool GATHER>
+std::vector<std::vector<std::pair<int, bool>>> visits(const Particles &p, int nlocal,
+                                                      const BinnedGrid &binned, double skin)
+{
+  const GridView g = binned.view();
+  std::vector<std::vector<std::pair<int, bool>>> out(nlocal);
+  SearchCounters count;
+  for (int i = 0; i < nlocal; ++i) {
+    auto visit = [&](int j, double, double, double, double, double, bool within) {
+      out[i].emplace_back(j, within);
+    };
+    PairSearch<HALF, NEWTON, false, GATHER>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin,
+                                                       count, visit);
+  }
+  return out;
+}
+
+template <bool HALF, bool NEWTON>
+void expect_gathered_as_row_by_row(const Layout &layout, const Particles &p, int nlocal, int dim,
+                                   double skin, const std::string &what)
+{
+  const Box box = cube(dim);
+  const StencilKind kind = HALF && NEWTON ? StencilKind::Half : StencilKind::Full;
+  const BinnedGrid binned = binned_grid(layout, p, box, skin, kind, box.lo, box.hi);
+  EXPECT_EQ((visits<HALF, NEWTON, true>(p, nlocal, binned, skin)),
+            (visits<HALF, NEWTON, false>(p, nlocal, binned, skin)))
+      << what << (HALF ? ", half" : ", full") << (NEWTON ? ", newton on" : ", newton off");
+}
+
+}    // namespace
+
+// GATHER (the host builders) checks the same candidates in the same order as the
+// row-by-row search, for every variant: sparse cells (rows copied a fixed width at a
+// time) and cells of hundreds of particles (rows longer than the buffer, a full buffer)
+TEST(PairSearch, GatheredRowsAreTheRowByRowCandidates)
+{
+  const double skin = 0.3, omega = 10.0;
+  for (int dim : {2, 3}) {
+    const Particles sparse = random_particles(dim == 3 ? 3000 : 1500, dim, omega, 9 + dim);
+    const Particles dense = random_particles(3000, dim, 1.0, 13 + dim);    // radius 1
+    const int n = sparse.r.size();
+    for (const Layout &layout : layouts(2.0 * omega + skin)) {
+      const std::string what = std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) +
+          " level(s), " + search_name(layout.search);
+      expect_gathered_as_row_by_row<false, true>(layout, sparse, 4 * n / 5, dim, skin, what);
+      expect_gathered_as_row_by_row<true, false>(layout, sparse, 4 * n / 5, dim, skin, what);
+      expect_gathered_as_row_by_row<true, true>(layout, sparse, 4 * n / 5, dim, skin, what);
+    }
+    // one level of cells 40 wide: 2d about 750 particles per cell, 3d about 375
+    const Layout coarse{{40.0}, Search::TopDown};
+    const std::string what = std::to_string(dim) + "d, cells of hundreds";
+    expect_gathered_as_row_by_row<false, true>(coarse, dense, 2400, dim, skin, what);
+    expect_gathered_as_row_by_row<true, false>(coarse, dense, 2400, dim, skin, what);
+    expect_gathered_as_row_by_row<true, true>(coarse, dense, 2400, dim, skin, what);
+    EXPECT_EQ(unordered(search<true, true>(coarse, dense, 3000, dim, skin)),
+              oracle(dense, 3000, skin, true))
+        << what;
+  }
+}
+
+namespace {
+
 // a periodic triclinic box: edge vectors a = (L, 0, 0), b = (xy, L, 0), c = (xz, yz, L)
 // (in 2d xz = yz = 0, as LAMMPS requires)
 struct TiltedBox {
