@@ -28,13 +28,15 @@
    a visitor can store j before it knows and keep it by advancing its count by within
    (no branch on the distance: about one in four to seven candidates is kept, a branch
    the processor cannot predict).
-   GATHER (the host builders): the candidates of the same-level rows are copied into
-   a buffer and checked in one loop.  A row of cells holds few particles (the
-   finest level about one per cell), so a loop per row ends in a branch the processor
-   cannot predict, one per row; with the buffer one per search.  Rows of at most
-   kGatherWidth slots are copied kGatherWidth at a time, without a loop (the slots
-   are padded, CellLists::kPadding).  Candidates keep the order of the rows.  Without
-   GATHER (Kokkos: a GPU thread has no room for the buffer) each row is its own loop. */
+   GATHER (the host builders, half newton-on lists): the candidates of the same-level
+   rows are copied into a buffer and checked in one loop.  A row of cells holds few
+   particles (the finest level about one per cell), so a loop per row ends in a branch
+   the processor cannot predict, one per row; with the buffer one per search.  Rows
+   of at most kGatherWidth slots are copied kGatherWidth at a time, without a loop
+   (the slots are padded, CellLists::kPadding).  Candidates keep the order of the
+   rows.  Full and newton-off lists filter every row (j <= i), which the buffer made
+   slower (a 3d hopper, newton off: +12 to +35 % per build), so they keep a loop per
+   row, as the Kokkos builder does (a GPU thread has no room for the buffer). */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
@@ -114,7 +116,8 @@ constexpr int kGatherCapacity = 128;
 /// List variants: HALF (else full), NEWTON (half lists only), TRI (triclinic box: the
 /// ghost tie-break of half newton-on lists by IDs, atoms.tag(j), as LAMMPS' NPairBin,
 /// since ghost coordinates of a tilted box are exact only to round-off), GATHER
-/// (candidates of all same-level rows checked in one loop; host only).
+/// (half newton-on lists: candidates of all same-level rows checked in one loop; host
+/// only).
 template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct PairSearch {
   /// The particle i (at \p xi, radius \p ri, in global cell \p icell) and its partners.
   template <class Atoms> struct Query {
@@ -218,7 +221,7 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
                                       int ilevel, SearchCounters &count, Visit &visit)
   {
     const int first = g.level_rows[ilevel], last = g.level_rows[ilevel + 1];
-    if constexpr (GATHER) {
+    if constexpr (GATHER && HALF && NEWTON) {
       Batch b;
       const auto skip = [&q](int j) {
         return same_level_skips(q, j);
@@ -226,8 +229,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       for (int k = first; k < last; ++k) {
         const int c0 = icell + g.rows[k].offset;
         count.cells_visited += g.rows[k].ncells;
-        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells],
-               !(HALF && NEWTON) || g.rows[k].tiebreak, b, skip, count, visit);
+        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak, b,
+               skip, count, visit);
       }
       check(q, b, skip, count, visit);
       return;
