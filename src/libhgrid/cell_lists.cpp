@@ -19,14 +19,42 @@ void CellLists::set_levels(const std::vector<int> &cells_per_level)
 void CellLists::build(int n, const int *cell, int nthreads)
 {
   clear_counts(nthreads);
-  for (int i = 0; i < n; ++i)
-    if (cell[i] >= 0) ++start_[cell[i]];
+  int *start = start_.data();
+  // each thread counts and fills the cells of its own range of cells, reading all
+  // particles: the slots are those of one thread, in the same order
+#if defined(_OPENMP)
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
+#endif
+  {
+    const CellShare mine = my_cells();
+    for (int i = 0; i < n; ++i)
+      if (mine.holds(cell[i])) ++start[cell[i]];
+  }
   prefix_sum(nthreads);    // start_[g] = end of cell g; start_[ncells] = total
   const int total = start_.back();
   if (static_cast<int>(slots_.size()) < total + kPadding) slots_.resize(total + kPadding);
-  // decreasing index order: each end walks back to its cell's first slot
-  for (int i = n - 1; i >= 0; --i)
-    if (cell[i] >= 0) slots_[--start_[cell[i]]] = i;
+  int *slots = slots_.data();
+#if defined(_OPENMP)
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
+#endif
+  {
+    // decreasing index order: each end walks back to its cell's first slot
+    const CellShare mine = my_cells();
+    for (int i = n - 1; i >= 0; --i)
+      if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
+  }
+}
+
+/// The calling thread's share of the cells (all of them outside a parallel region).
+CellLists::CellShare CellLists::my_cells() const
+{
+  const long long ncells = num_cells();
+  int t = 0, nt = 1;
+#if defined(_OPENMP)
+  t = omp_get_thread_num();
+  nt = omp_get_num_threads();
+#endif
+  return {static_cast<int>(ncells * t / nt), static_cast<int>(ncells * (t + 1) / nt)};
 }
 
 void CellLists::clear_counts(int nthreads)

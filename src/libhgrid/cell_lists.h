@@ -9,8 +9,9 @@
    ghosts, as LAMMPS' same-bin tie-break needs), and consecutive cells of a row
    are one contiguous slot range.  Storage is reused; nothing is allocated once
    it has grown.  With OpenMP, the passes over the cells (clearing, prefix sum)
-   run on the threads asked for; the passes over the particles stay serial, so
-   the order of the slots does not depend on the number of threads. */
+   run on the threads asked for; in the passes over the particles each thread
+   reads all of them and counts and fills only the cells of its own share, so the
+   order of the slots does not depend on the number of threads. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -56,6 +57,15 @@ class CellLists {
   std::vector<int> start_;        // first slot of each global cell, size ncells+1
   std::vector<int> slots_;        // particle indices sorted by (global cell, index)
 
+  /// cells [lo, hi); holds() is false for a particle left out (negative cell)
+  struct CellShare {
+    int lo, hi;
+    [[nodiscard]] bool holds(int g) const
+    {
+      return static_cast<unsigned>(g - lo) < static_cast<unsigned>(hi - lo);
+    }
+  };
+  [[nodiscard]] CellShare my_cells() const;
   void clear_counts(int nthreads);
   void prefix_sum(int nthreads);    // counts -> inclusive prefix sums (cell ends)
 };

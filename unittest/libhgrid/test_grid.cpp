@@ -237,8 +237,8 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
   hgrid::GridView levels;
   levels.nlevels = 3;
   levels.levels = views.data();
-  // reuse of storage; the passes over cells on 1-3 threads (OpenMP builds) give the
-  // same slots
+  // reuse of storage; the passes on 1-3 threads (OpenMP builds: each thread its share
+  // of the cells) give the same slots
   std::vector<int> slots1, starts1;
   for (int nthreads : {1, 2, 3, 1}) {
     lists.build(n, global.data(), nthreads);
