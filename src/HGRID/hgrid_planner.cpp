@@ -523,7 +523,8 @@ std::string HGridPlanner::ghost_cutoffs_description() const
   if (comm->cutghostuser > 0.0) return "one for all levels (comm_modify cutoff)";
   if (other_binned_lists())
     return "one for all levels (lists of other pair styles or computes need it)";
-  if (one_size(current.cmin, current.cmax)) return "one for all levels (all atoms one size)";
+  if (one_size(current.cmin, current.cmax))
+    return "one for all levels (one particle size at the start of the run)";
   return fmt::format("one for all levels (it brings {:.2g} ghosts per atom, < {}: size "
                      "classes would not pay; comm_modify mode multi for them)",
                      ghost_shell_ratio(), MULTI_GHOST_RATIO);
