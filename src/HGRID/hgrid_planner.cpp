@@ -42,10 +42,11 @@ static constexpr int HISTOGRAM_BINS = 128;
 // 0.11-0.18, and this ratio 0.3.)
 static constexpr double MULTI_GHOST_RATIO = 0.05;
 
-// all cutoff diameters equal to round-off: one ghost size class, nothing to save
+// all particles of one size (cutoff diameters within a relative 1e-6): nothing for
+// the cost model to weigh (no histogram) and one ghost size class, nothing to save
 static bool one_size(double cmin, double cmax)
 {
-  return cmax <= cmin * (1.0 + hgrid::kSizeTolerance);
+  return !(cmax > cmin * (1.0 + 1.0e-6));
 }
 
 // diameter bound of the top atom collection: every larger atom belongs to it
@@ -316,7 +317,7 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
   params.K = K;
   params.dimension = dim;
   params.skin = skin_;
-  if (!(rmin > 0.0) || !(rmax > rmin * (1.0 + 1.0e-6))) return nullptr;
+  if (!(rmin > 0.0) || one_size(cmin, cmax)) return nullptr;
 
   // counts per bin and, in the last entry, the particle volume, over all ranks
   const hgrid::LogBinning binning(rmin, rmax, HISTOGRAM_BINS);
