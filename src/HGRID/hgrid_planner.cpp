@@ -68,15 +68,18 @@ HGridPlanner::HGridPlanner(LAMMPS *lmp) :
 
 HGridPlanner *HGridPlanner::get(LAMMPS *lmp)
 {
-  auto &state = lmp->neighbor->hgrid_state;
-  if (!state) state = std::make_shared<HGridPlanner>(lmp);
-  return static_cast<HGridPlanner *>(state.get());
+  Neighbor *neighbor = lmp->neighbor;
+  if (!neighbor->hgrid_state) {
+    neighbor->hgrid_state = new HGridPlanner(lmp);
+    neighbor->hgrid_state_free = [](void *planner) { delete static_cast<HGridPlanner *>(planner); };
+  }
+  return static_cast<HGridPlanner *>(neighbor->hgrid_state);
 }
 
 HGridPlanner *HGridPlanner::find(LAMMPS *lmp)
 {
   if (!lmp->neighbor) return nullptr;
-  return static_cast<HGridPlanner *>(lmp->neighbor->hgrid_state.get());
+  return static_cast<HGridPlanner *>(lmp->neighbor->hgrid_state);
 }
 
 /* ----------------------------------------------------------------------
@@ -126,7 +129,7 @@ void HGridPlanner::setup_run()
 
 void HGridPlanner::parse_words()
 {
-  const auto &args = neighbor->hgrid_args;
+  const std::vector<std::string> args(neighbor->hgrid_arg, neighbor->hgrid_arg + neighbor->hgrid_narg);
   if (args == user_words && !user_words.empty()) return;
   const int narg = args.size();
   user = hgrid::PlanSettings();

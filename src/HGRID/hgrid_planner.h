@@ -29,7 +29,7 @@ namespace LAMMPS_NS {
        -> builders: NBinHGrid (cells), NStencilHGrid (rows), NPairHGrid (lists).
    Builders read plan() and report what they measured; they never see the fix, and
    fix hgrid/tune talks to this class only.  One instance per LAMMPS instance, kept in
-   Neighbor::hgrid_state so that it outlives the NBin/NStencil/NPair objects. */
+   Neighbor::hgrid_state (deleted by Neighbor through hgrid_state_free) so that it outlives the NBin/NStencil/NPair objects. */
 
 class HGridPlanner : protected Pointers {
  public:
