@@ -1,7 +1,9 @@
 #!/bin/bash
 # README command 2: install what is missing, build LAMMPS with hgrid and all tests,
 # and run the whole suite (library, oracle, parity, errors; serial and MPI) with ctest;
-# then, if a Kokkos source is found, the same LAMMPS with KOKKOS (OpenMP) and its tests.
+# then, if a Kokkos source is found, the same LAMMPS with KOKKOS (OpenMP) and its tests,
+# and, if nvcc is found too, the CUDA stage (unittest/cuda_check.sh: every hgrid and
+# patched KOKKOS source compiled with nvcc for sm_90; no GPU needed).
 #   HGRID_SANITIZE=1 bash unittest/run_tests.sh   the same suite with ASan + UBSan, built
 #                                                  in build-asan (-DHGRID_SANITIZE=ON); the
 #                                                  build sets ASAN_OPTIONS/UBSAN_OPTIONS for
@@ -25,6 +27,11 @@ case "${HGRID_SANITIZE:-0}" in
       "$root/src/bootstrap.sh" "$root/build-kokkos" -DHGRID_ENABLE_TESTING=ON -DHGRID_KOKKOS=OpenMP \
         "-DHGRID_KOKKOS_SOURCE=$kokkos_source"
       ctest --test-dir "$root/build-kokkos" --output-on-failure -L kokkos "$@"
+      if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+        PATH=$PATH:/usr/local/cuda/bin "$root/unittest/cuda_check.sh" "$kokkos_source" "$root/build-cuda"
+      else
+        echo "hgrid: CUDA stage skipped (no nvcc on PATH or in /usr/local/cuda/bin)"
+      fi
     else
       echo "hgrid: Kokkos tests skipped (set HGRID_KOKKOS_SOURCE to a Kokkos source folder or tarball)"
     fi

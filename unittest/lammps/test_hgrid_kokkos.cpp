@@ -41,10 +41,17 @@ void host_modified(LAMMPS *lmp)
   lmp->atomKK->modified(LAMMPS_NS::Host, ALL_MASK);
 }
 
+// the device a test runs on: the GPU of a CUDA build, else two host threads
+#ifdef KOKKOS_ENABLE_CUDA
+const std::string kDevice[2] = {"g", "1"};
+#else
+const std::string kDevice[2] = {"t", "2"};
+#endif
+
 SystemSpec kokkos_spec(SystemSpec spec, const std::string &newton)
 {
-  spec.lammps_args = {"-k",  "on",     "t",     "2",    "-sf",    "kk",
-                      "-pk", "kokkos", "neigh", "half", "newton", newton};
+  spec.lammps_args = {"-k",  "on",     kDevice[0], kDevice[1], "-sf",    "kk",
+                      "-pk", "kokkos", "neigh",    "half",     "newton", newton};
   spec.newton = newton == "on";
   spec.after_host_change = host_modified;
   return spec;
@@ -200,7 +207,8 @@ std::vector<double> kokkos_lmp_dump(const std::string &name, const std::string &
   (void) run_lmp(HGRID_LMP, name,
                  input + "write_dump all custom " + name +
                      ".dump id x y z modify sort id format float %20.15g\n",
-                 "-k on t 2 -sf kk -pk kokkos neigh half newton off");
+                 "-k on " + kDevice[0] + " " + kDevice[1] +
+                     " -sf kk -pk kokkos neigh half newton off");
   auto values = read_dump(name + ".dump");
   for (const auto &ext : {".in", ".log", ".dump"}) std::remove((name + ext).c_str());
   return values;
