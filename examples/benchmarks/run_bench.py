@@ -99,9 +99,11 @@ def run_one(args, case, style, extra, workdir, lmp_args=()):
         os.remove(log)
     start = time.time()
     try:
-        # no address-space cap under AddressSanitizer: its shadow memory reserves terabytes
-        # of virtual address space, which any RLIMIT_AS of a realistic size refuses
-        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=None if args.asan else cap,
+        # no address-space cap under AddressSanitizer (its shadow memory reserves terabytes
+        # of virtual address space, which any RLIMIT_AS of a realistic size refuses), nor
+        # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
+        uncapped = args.asan or args.mem_gb <= 0
+        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=None if uncapped else cap,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}

@@ -51,7 +51,8 @@ function(hgrid_kokkos_cuda13 file old new)
          "\n#if CUDART_VERSION >= 13000    // hgrid: CUDA 13 API (KokkosSource.cmake)\n${new}\n#else\n${old}\n#endif\n"
          _text "${_text}")
   file(WRITE "${_path}" "${_text}")
-  message(STATUS "hgrid: CUDA 13 API call in ${file}")
+  string(REGEX MATCH "cuda[A-Za-z]+" _call "${old}")
+  message(STATUS "hgrid: ${file}: ${_call} switched to its CUDA 13 form for CUDA >= 13")
 endfunction()
 
 # --- the private copy ---------------------------------------------------------------------
@@ -110,6 +111,11 @@ if(HGRID_KOKKOS STREQUAL "CUDA")
     file(WRITE "${_wrapper}" "${_new}")
   endif()
   if(NOT CMAKE_CXX_COMPILER)
+    find_program(HGRID_NVCC nvcc)    # what nvcc_wrapper runs: nvcc from PATH
+    if(NOT HGRID_NVCC)
+      message(FATAL_ERROR "hgrid: HGRID_KOKKOS=CUDA needs nvcc on PATH (e.g. export "
+                          "PATH=$PATH:/usr/local/cuda/bin)")
+    endif()
     set(CMAKE_CXX_COMPILER "${_wrapper}" CACHE FILEPATH "C++ compiler (hgrid: Kokkos' nvcc_wrapper)")
   endif()
   message(STATUS "hgrid: CUDA for ${HGRID_CUDA_SM}, C++ compiler ${CMAKE_CXX_COMPILER}")

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The GPU table: kk bin and kk hgrid on one GPU, side by side in one invocation.
+
+usage: gpu_table.py --lmp build-gpu/lmp --out DIR [--workdir DIR/logs] [--n 1e5,1e6,1e7]
+                    [--omega 1,10,30,100] [--alpha -3] [--nu 0.3] [--steps 20] [--timeout 120]
+                    [--styles bin,hgrid]
+
+Every (N, omega) runs examples/benchmarks/in.bench with gran/hooke/history/kk, newton off,
+the list rebuilt every step (-k on g 1 -sf kk -pk kokkos neigh half newton off), once
+under each style. Recorded per run: ms per list build (Neigh / builds), ms per step (Loop /
+steps), the peak GPU memory in use during the run (nvidia-smi, sampled every 0.2 s, less
+what was in use before it) and the pairs found. A run that exceeds --timeout, or fails
+(e.g. kk bin's out-of-memory at omega = 100), is recorded with its reason. Writes
+DIR/gpu.csv and DIR/gpu.md (the table), each run's LAMMPS log in the workdir.
+Needs a GPU (nvidia-smi) and a CUDA build of lmp (HGRID_KOKKOS=CUDA).
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import run_bench  # noqa: E402  (in.bench's runner and log parser)
+
+KOKKOS_GPU = ["-k", "on", "g", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
+KK_VARS = ["newton", "off", "history", "yes"]
+
+
+def gpu_memory_mb():
+    out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits",
+                          "-i", "0"], capture_output=True, text=True, check=True).stdout
+    return float(out.split()[0])
+
+
+class PeakMemory:
+    """the largest GPU memory in use while the with-block runs, less what was in use before"""
+
+    def __enter__(self):
+        self.base = gpu_memory_mb()
+        self.peak = self.base
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def sample(self):
+        while not self.done.wait(0.2):
+            self.peak = max(self.peak, gpu_memory_mb())
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        self.mb = self.peak - self.base
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lmp", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--workdir", help="the runs' LAMMPS logs (default OUT/logs)")
+    p.add_argument("--n", default="1e5,1e6,1e7")
+    p.add_argument("--omega", default="1,10,30,100")
+    p.add_argument("--alpha", default="-3")
+    p.add_argument("--nu", default="0.3")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--timeout", type=int, default=120)
+    p.add_argument("--styles", default="bin,hgrid")
+    a = p.parse_args()
+    if not shutil.which("nvidia-smi"):
+        sys.exit("gpu_table.py: no nvidia-smi here: the GPU table needs a GPU")
+    workdir = a.workdir or os.path.join(a.out, "logs")
+    os.makedirs(workdir, exist_ok=True)
+    # run_bench.run_one's settings: one rank, no address-space cap (CUDA maps the GPU)
+    args = types.SimpleNamespace(lmp=os.path.abspath(a.lmp), steps=a.steps, np=1, mem_gb=0,
+                                 timeout=a.timeout, asan=False)
+    rows = []
+    for n in (int(float(x)) for x in a.n.split(",")):
+        for omega in (float(x) for x in a.omega.split(",")):
+            for style in a.styles.split(","):
+                case = {"n": n, "omega": omega, "alpha": float(a.alpha), "nu": float(a.nu), "dim": 3}
+                with PeakMemory() as peak:
+                    r = run_bench.run_one(args, case, style, KK_VARS, workdir, KOKKOS_GPU)
+                log = os.path.join(workdir, "log.bench")
+                if os.path.exists(log):
+                    shutil.move(log, os.path.join(workdir, "log.%s.n%d.w%g" % (style, n, omega)))
+                row = {"N": n, "omega": omega, "style": "kk " + style, "status": r["status"],
+                       "ms_per_build": r.get("ms_per_build", ""), "ms_per_step": r.get("ms_per_step", ""),
+                       "gpu_gb": round(peak.mb / 1024, 3), "pairs": r.get("pairs", "")}
+                rows.append(row)
+                print(" ".join("%s=%s" % kv for kv in row.items()), flush=True)
+    with open(os.path.join(a.out, "gpu.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with open(os.path.join(a.out, "gpu.md"), "w") as f:
+        f.write("| N | omega | style | ms/build | ms/step | GPU GB | pairs |\n|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            if r["status"] == "ok":
+                f.write("| %d | %g | %s | %.3f | %.3f | %.2f | %s |\n" % (
+                    r["N"], r["omega"], r["style"], r["ms_per_build"], r["ms_per_step"], r["gpu_gb"],
+                    r["pairs"]))
+            else:
+                f.write("| %d | %g | %s | %s | | %.2f | |\n" % (r["N"], r["omega"], r["style"],
+                                                                  r["status"], r["gpu_gb"]))
+    print("gpu_table.py: wrote %s and %s" % (os.path.join(a.out, "gpu.csv"),
+                                             os.path.join(a.out, "gpu.md")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+#!/bin/bash
+# Packs what run_gpu.sh needs on a GPU machine that reaches no network into KIT (default
+# .gpu-kit in the checkout, ignored by git; ~7 MB): the LAMMPS source trimmed to what a
+# CUDA granular build compiles (cmake/, src/'s own files, GRANULAR, KOKKOS, MOLECULE,
+# STUBS, fmt, nlohmann and the other files the core patch changes), the Kokkos source,
+# and GoogleTest's headers and static libraries (Debian's libgtest-dev).
+#   usage: examples/benchmarks/gpu/pack_kit.sh [KIT]
+# The LAMMPS source is HGRID_LAMMPS_SOURCE (folder or tarball) or the one a configured
+# build of this checkout used; the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot
+# beside the project (../shared/third_party).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+kit=${1:-$root/.gpu-kit}
+
+# --- LAMMPS: the pristine tree a build was patched from, or the one you name ------------
+lammps=${HGRID_LAMMPS_SOURCE:-}
+if [ -z "$lammps" ]; then
+  for stamp in "$root"/build*/lammps-patched/.hgrid-stamp; do
+    [ -f "$stamp" ] && lammps=$(cut -d'|' -f1 "$stamp") && break
+  done
+fi
+if [ -f "$lammps" ]; then    # a tarball: unpacked into a temporary folder
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  tar xf "$lammps" -C "$tmp"
+  lammps=$(dirname "$(find "$tmp" -maxdepth 3 -path '*/cmake/CMakeLists.txt' | head -1)")/..
+fi
+if [ -z "$lammps" ] || [ ! -f "$lammps/cmake/CMakeLists.txt" ]; then
+  echo "pack_kit.sh: no LAMMPS source: set HGRID_LAMMPS_SOURCE or configure a build first" \
+       "(bash unittest/run_tests.sh)" >&2
+  exit 1
+fi
+lammps=$(cd "$lammps" && pwd)
+
+# --- Kokkos ------------------------------------------------------------------------------
+kokkos=${HGRID_KOKKOS_SOURCE:-$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)}
+if [ -z "$kokkos" ] || [ ! -e "$kokkos" ]; then
+  echo "pack_kit.sh: no Kokkos source: set HGRID_KOKKOS_SOURCE to a Kokkos folder or tarball" >&2
+  exit 1
+fi
+
+rm -rf "$kit"
+mkdir -p "$kit/gtest/include" "$kit/gtest/lib"
+files=$(cd "$lammps" && {
+  echo cmake
+  find src -maxdepth 1 -type f
+  for d in GRANULAR KOKKOS MOLECULE STUBS fmt nlohmann; do echo "src/$d"; done
+  grep -oE '^\+\+\+ b/src/[^[:space:]]+' "$root/src/lammps-patch/hgrid-core.patch" | cut -c7-
+} | sort -u)
+# shellcheck disable=SC2086
+tar czf "$kit/lammps.tar.gz" -C "$(dirname "$lammps")" --transform "s,^$(basename "$lammps"),lammps," \
+  $(for f in $files; do echo "$(basename "$lammps")/$f"; done)
+if [ -d "$kokkos" ]; then
+  tar czf "$kit/kokkos.tar.gz" -C "$(dirname "$kokkos")" --exclude .git "$(basename "$kokkos")"
+else
+  cp "$kokkos" "$kit/kokkos.tar.gz"
+fi
+cp -r /usr/include/gtest "$kit/gtest/include/"
+cp /usr/lib/*/libgtest.a /usr/lib/*/libgtest_main.a "$kit/gtest/lib/"
+echo "pack_kit.sh: wrote $kit ($(du -sh "$kit" | cut -f1)): LAMMPS from $lammps, Kokkos from $kokkos"
