@@ -41,11 +41,16 @@ fi
 
 rm -rf "$kit"
 mkdir -p "$kit/gtest/include" "$kit/gtest/lib"
+folders="GRANULAR KOKKOS MOLECULE STUBS fmt nlohmann"
+# the patched files outside these folders and outside src/'s own files (each path once:
+# a tarball that holds a file twice does not unpack)
+patched=$(grep -oE '^\+\+\+ b/src/[^[:space:]]+/[^[:space:]]+' "$root/src/lammps-patch/hgrid-core.patch" |
+  cut -c7- | grep -vE "^src/($(echo $folders | tr ' ' '|'))/" || true)
 files=$(cd "$lammps" && {
   echo cmake
   find src -maxdepth 1 -type f
-  for d in GRANULAR KOKKOS MOLECULE STUBS fmt nlohmann; do echo "src/$d"; done
-  grep -oE '^\+\+\+ b/src/[^[:space:]]+' "$root/src/lammps-patch/hgrid-core.patch" | cut -c7-
+  for d in $folders; do echo "src/$d"; done
+  echo "$patched"
 } | sort -u)
 # shellcheck disable=SC2086
 tar czf "$kit/lammps.tar.gz" -C "$(dirname "$lammps")" --transform "s,^$(basename "$lammps"),lammps," \
