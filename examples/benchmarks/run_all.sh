@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reruns every benchmark table of the top-level README, one run_bench.py invocation
+# Reruns every benchmark table of examples/benchmarks/README.md, one run_bench.py invocation
 # per table (CSV and plot in OUTDIR), then prints each table (summarize.py) and, for
 # the scaling run, microseconds per atom per build.  About an hour on 2 cores; run it
 # on an otherwise idle machine (the timings are wall-clock).
