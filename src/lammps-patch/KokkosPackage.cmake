@@ -42,11 +42,15 @@ endif()
 # --- CUDA: nvcc's cross-execution-space checks as errors in the sources hgrid adds or
 # patches (an extended lambda capturing this, or a __host__ function called from a
 # __host__ __device__ one, e.g. a functor member's copy constructor, faults on the GPU);
-# the list is read off the core patch: every src/KOKKOS file it changes, and the Kokkos
-# class of every core class it changes (neighbor.h -> neighbor_kokkos.cpp)
+# the list is read off the patch series: every src/KOKKOS file it changes, and the
+# Kokkos class of every core class it changes (neighbor.h -> neighbor_kokkos.cpp)
 set(HGRID_CUDA_CHECKED_SOURCES "")
 if(HGRID_KOKKOS STREQUAL "CUDA")
-  file(STRINGS "${HGRID_PATCH_FILE}" _patched REGEX "^\\+\\+\\+ b/src/")
+  set(_patched "")
+  foreach(p ${HGRID_PATCH_FILES})
+    file(STRINGS "${p}" _lines REGEX "^\\+\\+\\+ b/src/")
+    list(APPEND _patched ${_lines})
+  endforeach()
   file(GLOB _hgrid_kk "${CMAKE_SOURCE_DIR}/src/HGRID/KOKKOS/*.cpp")
   list(APPEND HGRID_CUDA_CHECKED_SOURCES ${_hgrid_kk})
   foreach(line ${_patched})

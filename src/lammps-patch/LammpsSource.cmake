@@ -16,7 +16,12 @@ set(HGRID_DEBIAN_SUITE "forky" CACHE STRING "Debian suite whose source index lis
 
 include(${CMAKE_CURRENT_LIST_DIR}/HGridCache.cmake)    # HGRID_CACHE_DIR, hgrid_unpack()
 set(HGRID_LAMMPS_SOURCE "" CACHE PATH "LAMMPS 4Jul2026 source folder or tarball (empty: Debian's)")
-set(HGRID_PATCH_FILE "${CMAKE_CURRENT_LIST_DIR}/hgrid-core.patch")
+# the patch series, in order (the file "series": one name a line, # comments)
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/series" _series REGEX "^[^#]")
+set(HGRID_PATCH_FILES "")
+foreach(name ${_series})
+  list(APPEND HGRID_PATCH_FILES "${CMAKE_CURRENT_LIST_DIR}/${name}")
+endforeach()
 
 # --- the tarball: user-given or Debian's --------------------------------------------
 function(hgrid_debian_tarball out)
@@ -66,15 +71,18 @@ endif()
 # --- private copy + patch, redone when the source or the patch changes ---------------
 set(HGRID_LAMMPS_DIR "${CMAKE_BINARY_DIR}/lammps-patched")
 set(HGRID_LAMMPS_EXAMPLES "${_pristine}/examples")    # LAMMPS' own inputs (examples test)
-file(SHA256 "${HGRID_PATCH_FILE}" _patch_sum)
-set(_stamp "${_pristine}|${_patch_sum}")
+set(_stamp "${_pristine}")
+foreach(p ${HGRID_PATCH_FILES})
+  file(SHA256 "${p}" _patch_sum)
+  string(APPEND _stamp "|${_patch_sum}")
+endforeach()
 set(_stamp_file "${HGRID_LAMMPS_DIR}/.hgrid-stamp")
 set(_old_stamp "")
 if(EXISTS "${_stamp_file}")
   file(READ "${_stamp_file}" _old_stamp)
 endif()
 if(NOT _old_stamp STREQUAL _stamp)
-  message(STATUS "hgrid: copying LAMMPS from ${_pristine} and applying the core patch")
+  message(STATUS "hgrid: copying LAMMPS from ${_pristine} and applying the patch series")
   file(REMOVE_RECURSE "${HGRID_LAMMPS_DIR}")
   file(MAKE_DIRECTORY "${HGRID_LAMMPS_DIR}")
   foreach(d cmake src lib third_party)
@@ -83,18 +91,25 @@ if(NOT _old_stamp STREQUAL _stamp)
     endif()
   endforeach()
   find_program(HGRID_PATCH_PROGRAM patch REQUIRED)
-  execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --dry-run --forward --batch -i "${HGRID_PATCH_FILE}"
-                  WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}"
-                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "hgrid: the core patch ${HGRID_PATCH_FILE} does not apply to the LAMMPS "
-                        "source in ${_pristine} (it needs an unmodified LAMMPS ${HGRID_LAMMPS_VERSION_STRING}):\n${_out}${_err}")
-  endif()
-  execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --forward --batch --quiet -i "${HGRID_PATCH_FILE}"
-                  WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}" RESULT_VARIABLE _rc)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "hgrid: applying ${HGRID_PATCH_FILE} failed")
-  endif()
+  # each patch after its predecessors: a dry run first, so that one that does not apply
+  # stops the configure step with its failing hunks and leaves the copy as it was
+  foreach(p ${HGRID_PATCH_FILES})
+    get_filename_component(_name "${p}" NAME)
+    execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --dry-run --forward --batch -i "${p}"
+                    WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}"
+                    RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "hgrid: ${_name} does not apply to the LAMMPS source in ${_pristine} "
+                          "after the patches before it in src/lammps-patch/series (it needs an "
+                          "unmodified LAMMPS ${HGRID_LAMMPS_VERSION_STRING}):\n${_out}${_err}")
+    endif()
+    execute_process(COMMAND ${HGRID_PATCH_PROGRAM} -p1 --forward --batch --quiet -i "${p}"
+                    WORKING_DIRECTORY "${HGRID_LAMMPS_DIR}" RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "hgrid: applying ${_name} failed")
+    endif()
+  endforeach()
   file(WRITE "${_stamp_file}" "${_stamp}")
 endif()
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${HGRID_PATCH_FILE}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/series"
+             ${HGRID_PATCH_FILES})

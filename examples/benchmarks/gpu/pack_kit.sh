@@ -44,7 +44,7 @@ mkdir -p "$kit/gtest/include" "$kit/gtest/lib"
 folders="GRANULAR KOKKOS MOLECULE STUBS fmt nlohmann"
 # the patched files outside these folders and outside src/'s own files (each path once:
 # a tarball that holds a file twice does not unpack)
-patched=$(grep -oE '^\+\+\+ b/src/[^[:space:]]+/[^[:space:]]+' "$root/src/lammps-patch/hgrid-core.patch" |
+patched=$(cat "$root"/src/lammps-patch/0*.patch | grep -oE '^\+\+\+ b/src/[^[:space:]]+/[^[:space:]]+' |
   cut -c7- | grep -vE "^src/($(echo $folders | tr ' ' '|'))/" || true)
 files=$(cd "$lammps" && {
   echo cmake

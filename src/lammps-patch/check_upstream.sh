@@ -1,0 +1,62 @@
+#!/bin/bash
+# Shows that each reproducer of upstream/ fails on stock LAMMPS 4 Jul 2026 and passes with
+# its own patch of the series alone: builds lmp (GRANULAR, OPENMP, MOLECULE, MPI; no
+# hgrid) from the pristine LAMMPS source, unpatched and once per stock-fix patch, and runs
+# upstream/run_upstream.py with each (ccache makes the patched builds incremental).
+#   usage: src/lammps-patch/check_upstream.sh [BUILD_ROOT]     (default build-upstream)
+# The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
+# this checkout was patched from. Prints one line per build and case; exits 1 if any
+# case does not fail on stock or does not pass with its patch.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${1:-$root/build-upstream}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+lammps=${HGRID_LAMMPS_SOURCE:-}
+if [ -z "$lammps" ]; then
+  for stamp in "$root"/build*/lammps-patched/.hgrid-stamp; do
+    [ -f "$stamp" ] && lammps=$(cut -d'|' -f1 "$stamp") && break
+  done
+fi
+if [ -z "$lammps" ] || [ ! -f "$lammps/src/version.h" ]; then
+  echo "check_upstream.sh: no LAMMPS source folder: set HGRID_LAMMPS_SOURCE or configure a build" >&2
+  exit 1
+fi
+
+# variant name -> the patch it applies ("" for stock) and the case it must pass
+declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-after-restart.patch
+                     [0002]=0002-fix-neigh-history-omp-threads.patch
+                     [0003]=0003-fix-granular-mdr-history-fix-lookup.patch)
+declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr)
+
+build() {    # variant -> $out/variant/build/lmp
+  local v=$1 dir=$out/$1
+  if [ ! -x "$dir/build/lmp" ]; then
+    rm -rf "$dir/lammps"
+    mkdir -p "$dir/lammps"
+    cp -r "$lammps/cmake" "$lammps/src" "$dir/lammps/"
+    [ -n "${patch_of[$v]}" ] && patch -d "$dir/lammps" -p1 --batch --quiet -i "$here/${patch_of[$v]}"
+    CCACHE_BASEDIR=$dir cmake -S "$dir/lammps/cmake" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DPKG_GRANULAR=on -DPKG_OPENMP=on -DBUILD_OMP=on -DPKG_MOLECULE=on -DBUILD_MPI=on \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >"$dir/configure.log" 2>&1
+    local start=$(date +%s)
+    CCACHE_BASEDIR=$dir cmake --build "$dir/build" -j "$(nproc)" --target lmp >"$dir/build.log" 2>&1
+    echo "check_upstream.sh: built $v in $(( $(date +%s) - start )) s"
+  fi
+}
+
+status=0
+build stock
+echo "== stock LAMMPS: every case must fail"
+python3 "$here/upstream/run_upstream.py" --lmp "$out/stock/build/lmp" --workdir "$out/stock/run" \
+  --expect fail || status=1
+for v in 0001 0002 0003; do
+  build "$v"
+  echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
+  python3 "$here/upstream/run_upstream.py" --lmp "$out/$v/build/lmp" --workdir "$out/$v/run" \
+    --case "${case_of[$v]}" --expect pass || status=1
+done
+[ "$status" -eq 0 ] && echo "check_upstream.sh: every reproducer fails on stock and passes with its patch"
+exit "$status"

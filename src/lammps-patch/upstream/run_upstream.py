@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Reproducers of the stock LAMMPS bugs the patch series fixes (0001-0003), run with any lmp.
+
+usage: run_upstream.py --lmp LMP [--case NAME ...] [--workdir DIR] [--expect pass|fail]
+
+Each case runs its input in upstream/ with LMP and checks the correct behaviour:
+  limit_damping_restart  a run continued from a restart file equals the uninterrupted run
+                         (MALLOC_PERTURB_=1: the heap holds non-zero bytes)
+  neigh_history_omp      -sf omp, newton on, contact history: 2 threads finish and agree
+                         with 1 thread
+  granular_mdr           a pair granular mdr run finishes
+It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
+1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
+any case passes.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(lmp, workdir, name, args, env=None, timeout=300):
+    """one lmp process on upstream/in.<name>; (exit status, last lines of its output)"""
+    cmd = [lmp, "-in", os.path.join(HERE, "in." + name), "-nocite", "-log", "none"] + args
+    try:
+        done = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
+                              env=dict(os.environ, **(env or {})))
+    except subprocess.TimeoutExpired:
+        return 124, "timeout after %d s" % timeout
+    out = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode, " | ".join(out[-3:])
+
+
+def read_dump(path):
+    """the values of a dump's ATOMS section, row by row"""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("ITEM: ATOMS")) + 1
+    return [float(v) for line in lines[start:] for v in line.split()]
+
+
+def largest_difference(a, b):
+    if len(a) != len(b):
+        return float("inf")
+    return max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+
+
+def limit_damping_restart(lmp, workdir):
+    perturb = {"MALLOC_PERTURB_": "1"}
+    for part in ("a", "b"):
+        rc, out = run(lmp, workdir, "limit_damping_restart", ["-var", "part", part], perturb)
+        if rc != 0:
+            return "part %s exited %d: %s" % (part, rc, out)
+    diff = largest_difference(read_dump(os.path.join(workdir, "limit_damping.a.dump")),
+                              read_dump(os.path.join(workdir, "limit_damping.b.dump")))
+    return None if diff <= 1e-10 else "the continued run differs by %.3g length units" % diff
+
+
+def neigh_history_omp(lmp, workdir):
+    for threads in ("2", "1"):
+        rc, out = run(lmp, workdir, "neigh_history_omp",
+                      ["-sf", "omp", "-pk", "omp", threads, "-var", "threads", threads],
+                      {"OMP_NUM_THREADS": threads})
+        if rc != 0:
+            return "%s thread(s): exited %d: %s" % (threads, rc, out)
+    diff = largest_difference(read_dump(os.path.join(workdir, "neigh_history_omp.2.dump")),
+                              read_dump(os.path.join(workdir, "neigh_history_omp.1.dump")))
+    return None if diff <= 1e-6 else "2 threads differ from 1 by %.3g length units" % diff
+
+
+def granular_mdr(lmp, workdir):
+    rc, out = run(lmp, workdir, "granular_mdr", [])
+    return None if rc == 0 else "exited %d: %s" % (rc, out)
+
+
+CASES = {"limit_damping_restart": limit_damping_restart,
+         "neigh_history_omp": neigh_history_omp,
+         "granular_mdr": granular_mdr}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lmp", required=True)
+    p.add_argument("--case", action="append", choices=sorted(CASES))
+    p.add_argument("--workdir", default=".")
+    p.add_argument("--expect", choices=("pass", "fail"), default="pass")
+    a = p.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    lmp = os.path.abspath(a.lmp)
+    unexpected = 0
+    for name in a.case or sorted(CASES):
+        why = CASES[name](lmp, a.workdir)
+        print("PASS %s" % name if why is None else "FAIL %s: %s" % (name, why), flush=True)
+        unexpected += (why is None) != (a.expect == "pass")
+    if unexpected:
+        print("run_upstream.py: %d case(s) did not %s as expected" % (unexpected, a.expect))
+    sys.exit(1 if unexpected else 0)
+
+
+if __name__ == "__main__":
+    main()
