@@ -28,8 +28,10 @@ fi
 # variant name -> the patch it applies ("" for stock) and the case it must pass
 declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-after-restart.patch
                      [0002]=0002-fix-neigh-history-omp-threads.patch
-                     [0003]=0003-fix-granular-mdr-history-fix-lookup.patch)
-declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr)
+                     [0003]=0003-fix-granular-mdr-history-fix-lookup.patch
+                     [0004]=0004-neighbor-init-pair-error-leaves-nothing-stale.patch)
+declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
+                    [0004]=init_pair_error)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -40,6 +42,7 @@ build() {    # variant -> $out/variant/build/lmp
     [ -n "${patch_of[$v]}" ] && patch -d "$dir/lammps" -p1 --batch --quiet -i "$here/${patch_of[$v]}"
     CCACHE_BASEDIR=$dir cmake -S "$dir/lammps/cmake" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DPKG_GRANULAR=on -DPKG_OPENMP=on -DBUILD_OMP=on -DPKG_MOLECULE=on -DBUILD_MPI=on \
+      -DWITH_JPEG=off -DWITH_PNG=off -DWITH_GZIP=off -DWITH_FFMPEG=off -DWITH_CURL=off \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >"$dir/configure.log" 2>&1
     local start=$(date +%s)
     CCACHE_BASEDIR=$dir cmake --build "$dir/build" -j "$(nproc)" --target lmp >"$dir/build.log" 2>&1
@@ -47,16 +50,42 @@ build() {    # variant -> $out/variant/build/lmp
   fi
 }
 
+# upstream/init_pair_error.cpp, a library caller, against a build's liblammps.a; its
+# exit status with MALLOC_PERTURB_=1 (0 = correct)
+library_caller() {
+  local dir=$out/$1
+  mpicxx -std=c++17 -O1 -fopenmp -I"$dir/lammps/src" "$here/upstream/init_pair_error.cpp" \
+    "$dir/build/liblammps.a" -ldl -o "$dir/init_pair_error"
+  (cd "$dir" && MALLOC_PERTURB_=1 ./init_pair_error >/dev/null 2>&1)
+}
+
 status=0
 build stock
 echo "== stock LAMMPS: every case must fail"
 python3 "$here/upstream/run_upstream.py" --lmp "$out/stock/build/lmp" --workdir "$out/stock/run" \
   --expect fail || status=1
-for v in 0001 0002 0003; do
+rc=0
+library_caller stock || rc=$?
+if [ "$rc" -eq 0 ]; then
+  echo "PASS init_pair_error (unexpected on stock)"
+  status=1
+else
+  echo "FAIL init_pair_error: the library caller exited $rc"
+fi
+for v in 0001 0002 0003 0004; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
-  python3 "$here/upstream/run_upstream.py" --lmp "$out/$v/build/lmp" --workdir "$out/$v/run" \
-    --case "${case_of[$v]}" --expect pass || status=1
+  if [ "$v" = 0004 ]; then
+    rc=0
+    library_caller "$v" || rc=$?
+    if [ "$rc" -eq 0 ]; then echo "PASS init_pair_error"; else
+      echo "FAIL init_pair_error: the library caller exited $rc"
+      status=1
+    fi
+  else
+    python3 "$here/upstream/run_upstream.py" --lmp "$out/$v/build/lmp" --workdir "$out/$v/run" \
+      --case "${case_of[$v]}" --expect pass || status=1
+  fi
 done
 [ "$status" -eq 0 ] && echo "check_upstream.sh: every reproducer fails on stock and passes with its patch"
 exit "$status"

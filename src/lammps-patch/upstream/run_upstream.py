@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproducers of the stock LAMMPS bugs the patch series fixes (0001-0003), run with any lmp.
+"""Reproducers of the stock LAMMPS bugs the patch series fixes (0001-0003; 0004: init_pair_error.cpp), run with any lmp.
 
 usage: run_upstream.py --lmp LMP [--case NAME ...] [--workdir DIR] [--expect pass|fail]
 
