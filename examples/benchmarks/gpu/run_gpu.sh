@@ -59,14 +59,7 @@ cmake --build "$build" -j "$(nproc)" --target lmp test_hgrid_kokkos >>"$out/buil
   log "build FAILED (see build.log)"
   exit 1
 }
-api=$("$build/lmp" -h 2>/dev/null | grep -E "KOKKOS package API" || true)
-if [ -z "$api" ] && [ -f /usr/local/cuda/lib64/stubs/libcuda.so ]; then
-  # no NVIDIA driver here (no libcuda.so.1): CUDA's stub library answers for -h
-  stub=$(mktemp -d)
-  ln -s /usr/local/cuda/lib64/stubs/libcuda.so "$stub/libcuda.so.1"
-  api="$(LD_LIBRARY_PATH=$stub "$build/lmp" -h | grep -E "KOKKOS package API" || true) (lmp -h with CUDA's libcuda stub: no driver here)"
-  rm -rf "$stub"
-fi
+api=$("$root/unittest/kokkos_api.sh" "$build/lmp")
 log "built lmp and test_hgrid_kokkos in $(( $(date +%s) - start )) s on $(nproc) cores; ${api:-no KOKKOS API line in lmp -h}"
 
 # --- 2. the GPU ---------------------------------------------------------------------------
