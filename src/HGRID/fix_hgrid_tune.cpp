@@ -252,8 +252,8 @@ void FixHGridTune::calibrate_k()
   // sub-cell visits of a one-level grid cost less than cell visits (hgrid::visit_weight)
   const double visit = hgrid::visit_weight(planner->plan().layout, hgrid::SystemParams());
   // not const: LAMMPS' serial MPI stubs (HGRID_MPI=OFF) take a non-const send buffer
-  auto local = hgrid::KCalibration::products(
-      (double) c.distance_checks, visit * c.cells_visited, planner->last_build_time());
+  auto local = hgrid::KCalibration::products((double) c.distance_checks, visit * c.cells_visited,
+                                             planner->last_build_time());
   std::array<double, 5> sums{};
   MPI_Allreduce(local.data(), sums.data(), 5, MPI_DOUBLE, MPI_SUM, world);
   kfit.add(sums);

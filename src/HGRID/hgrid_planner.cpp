@@ -71,7 +71,9 @@ HGridPlanner *HGridPlanner::get(LAMMPS *lmp)
   Neighbor *neighbor = lmp->neighbor;
   if (!neighbor->hgrid_state) {
     neighbor->hgrid_state = new HGridPlanner(lmp);
-    neighbor->hgrid_state_free = [](void *planner) { delete static_cast<HGridPlanner *>(planner); };
+    neighbor->hgrid_state_free = [](void *planner) {
+      delete static_cast<HGridPlanner *>(planner);
+    };
   }
   return static_cast<HGridPlanner *>(neighbor->hgrid_state);
 }
@@ -129,7 +131,8 @@ void HGridPlanner::setup_run()
 
 void HGridPlanner::parse_words()
 {
-  const std::vector<std::string> args(neighbor->hgrid_arg, neighbor->hgrid_arg + neighbor->hgrid_narg);
+  const std::vector<std::string> args(neighbor->hgrid_arg,
+                                      neighbor->hgrid_arg + neighbor->hgrid_narg);
   if (args == user_words && !user_words.empty()) return;
   const int narg = args.size();
   user = hgrid::PlanSettings();

@@ -460,7 +460,8 @@ double HGridSkinTuner::measure_list(hgrid::SkinSample &s, double &npairs)
   npairs = all[SKIN_GAP_BINS + 2];
   s.pair_distance = npairs > 0.0 ? all[SKIN_GAP_BINS + 1] / npairs : 0.0;
   touched_sum = 0.0;    // the reads of the step's arrays must happen
-  double local_cost =    // not const: the serial MPI stubs take a non-const send buffer
+  // not const: LAMMPS' serial MPI stubs (HGRID_MPI=OFF) take a non-const send buffer
+  double local_cost =
       seconds_per_added_pair(rows, atom, neighbor->skin, force->pair->list->history, touched_sum);
   double slowest;
   MPI_Allreduce(&local_cost, &slowest, 1, MPI_DOUBLE, MPI_MAX, world);

@@ -27,11 +27,11 @@ namespace LAMMPS_NS {
 class HGridSkinTuner : protected Pointers {
  public:
   HGridSkinTuner(class LAMMPS *, class HGridPlanner *, int nevery, int verbose);
-  void init();            // what skin auto needs; errors name what is missing
-  void setup();           // run setup
-  void pre_exchange();    // at a rebuild: note it, apply a skin advised earlier
-  void post_neighbor();   // after a rebuild: start a window or advise
-  void end_of_step();     // wall time of the step, displacement probes
+  void init();             // what skin auto needs; errors name what is missing
+  void setup();            // run setup
+  void pre_exchange();     // at a rebuild: note it, apply a skin advised earlier
+  void post_neighbor();    // after a rebuild: start a window or advise
+  void end_of_step();      // wall time of the step, displacement probes
 
  private:
   class HGridPlanner *planner;
