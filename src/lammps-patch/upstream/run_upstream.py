@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproducers of the stock LAMMPS bugs the patch series fixes (0001-0003; 0004: init_pair_error.cpp), run with any lmp.
+"""Reproducers of the stock LAMMPS bugs the patch series fixes (0004: init_pair_error.cpp), run with any lmp.
 
 usage: run_upstream.py --lmp LMP [--case NAME ...] [--workdir DIR] [--expect pass|fail]
 
@@ -9,24 +9,33 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   neigh_history_omp      -sf omp, newton on, contact history: 2 threads finish and agree
                          with 1 thread
   granular_mdr           a pair granular mdr run finishes
+  comm_kokkos_exchange   (an lmp with KOKKOS) a run whose fix maxexchange grows often
+                         finishes within a 3 GiB address space
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
 """
 import argparse
 import os
+import resource
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(lmp, workdir, name, args, env=None, timeout=300):
-    """one lmp process on upstream/in.<name>; (exit status, last lines of its output)"""
+def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None):
+    """one lmp process on upstream/in.<name>, its address space limited to max_bytes;
+    (exit status, last lines of its output)"""
     cmd = [lmp, "-in", os.path.join(HERE, "in." + name), "-nocite", "-log", "none"] + args
+
+    def limit():
+        if max_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+
     try:
         done = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
-                              env=dict(os.environ, **(env or {})))
+                              env=dict(os.environ, **(env or {})), preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return 124, "timeout after %d s" % timeout
     out = (done.stdout + done.stderr).strip().splitlines()
@@ -75,9 +84,19 @@ def granular_mdr(lmp, workdir):
     return None if rc == 0 else "exited %d: %s" % (rc, out)
 
 
+def comm_kokkos_exchange(lmp, workdir):
+    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
+    rc, out = run(lmp, workdir, "comm_kokkos_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
+                  max_bytes=3 * 2**30)
+    return None if rc == 0 else "exited %d: %s" % (rc, out)
+
+
+# the cases any lmp runs; comm_kokkos_exchange needs the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
-         "granular_mdr": granular_mdr}
+         "granular_mdr": granular_mdr,
+         "comm_kokkos_exchange": comm_kokkos_exchange}
+DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp"]
 
 
 def main():
@@ -90,7 +109,7 @@ def main():
     os.makedirs(a.workdir, exist_ok=True)
     lmp = os.path.abspath(a.lmp)
     unexpected = 0
-    for name in a.case or sorted(CASES):
+    for name in a.case or DEFAULT:
         why = CASES[name](lmp, a.workdir)
         print("PASS %s" % name if why is None else "FAIL %s: %s" % (name, why), flush=True)
         unexpected += (why is None) != (a.expect == "pass")
