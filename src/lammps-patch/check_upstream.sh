@@ -14,16 +14,7 @@ out=${1:-$root/build-upstream}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-lammps=${HGRID_LAMMPS_SOURCE:-}
-if [ -z "$lammps" ]; then
-  for stamp in "$root"/build*/lammps-patched/.hgrid-stamp; do
-    [ -f "$stamp" ] && lammps=$(cut -d'|' -f1 "$stamp") && break
-  done
-fi
-if [ -z "$lammps" ] || [ ! -f "$lammps/src/version.h" ]; then
-  echo "check_upstream.sh: no LAMMPS source folder: set HGRID_LAMMPS_SOURCE or configure a build" >&2
-  exit 1
-fi
+lammps=$("$here/pristine_lammps.sh")
 
 # variant name -> the patch it applies ("" for stock) and the case it must pass
 declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-after-restart.patch

@@ -1,36 +1,19 @@
 #!/bin/bash
 # Packs what run_gpu.sh needs on a GPU machine that reaches no network into KIT (default
-# .gpu-kit in the checkout, ignored by git; ~7 MB): the LAMMPS source trimmed to what a
+# .gpu-kit in the checkout, ignored by git; ~9 MB): the LAMMPS source trimmed to what a
 # CUDA granular build compiles (cmake/, src/'s own files, GRANULAR, KOKKOS, MOLECULE,
 # STUBS, fmt, nlohmann and the other files the core patch changes), the Kokkos source,
 # and GoogleTest's headers and static libraries (Debian's libgtest-dev).
 #   usage: examples/benchmarks/gpu/pack_kit.sh [KIT]
-# The LAMMPS source is HGRID_LAMMPS_SOURCE (folder or tarball) or the one a configured
-# build of this checkout used; the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot
+# The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
+# this checkout used; the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot
 # beside the project (../shared/third_party).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 kit=${1:-$root/.gpu-kit}
 
-# --- LAMMPS: the pristine tree a build was patched from, or the one you name ------------
-lammps=${HGRID_LAMMPS_SOURCE:-}
-if [ -z "$lammps" ]; then
-  for stamp in "$root"/build*/lammps-patched/.hgrid-stamp; do
-    [ -f "$stamp" ] && lammps=$(cut -d'|' -f1 "$stamp") && break
-  done
-fi
-if [ -f "$lammps" ]; then    # a tarball: unpacked into a temporary folder
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  tar xf "$lammps" -C "$tmp"
-  lammps=$(dirname "$(find "$tmp" -maxdepth 3 -path '*/cmake/CMakeLists.txt' | head -1)")/..
-fi
-if [ -z "$lammps" ] || [ ! -f "$lammps/cmake/CMakeLists.txt" ]; then
-  echo "pack_kit.sh: no LAMMPS source: set HGRID_LAMMPS_SOURCE or configure a build first" \
-       "(bash unittest/run_tests.sh)" >&2
-  exit 1
-fi
-lammps=$(cd "$lammps" && pwd)
+# --- LAMMPS: the pristine tree a build was patched from, or the folder you name --------
+lammps=$("$root/src/lammps-patch/pristine_lammps.sh")
 
 # --- Kokkos ------------------------------------------------------------------------------
 kokkos=${HGRID_KOKKOS_SOURCE:-$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)}

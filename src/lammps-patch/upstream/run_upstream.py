@@ -50,45 +50,49 @@ def read_dump(path):
     return [float(v) for line in lines[start:] for v in line.split()]
 
 
-def largest_difference(a, b):
-    if len(a) != len(b):
-        return float("inf")
-    return max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+def dumps_differ(workdir, first, second, tolerance, what):
+    """None if the two dumps agree within tolerance, else why not"""
+    a = read_dump(os.path.join(workdir, first))
+    b = read_dump(os.path.join(workdir, second))
+    diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0) if len(a) == len(b) else float("inf")
+    return None if diff <= tolerance else "%s by %.3g length units" % (what, diff)
+
+
+def finished(result, what=""):
+    """None if the run exited 0, else why not; result is run()'s"""
+    rc, out = result
+    return None if rc == 0 else "%sexited %d: %s" % (what, rc, out)
 
 
 def limit_damping_restart(lmp, workdir):
-    perturb = {"MALLOC_PERTURB_": "1"}
     for part in ("a", "b"):
-        rc, out = run(lmp, workdir, "limit_damping_restart", ["-var", "part", part], perturb)
-        if rc != 0:
-            return "part %s exited %d: %s" % (part, rc, out)
-    diff = largest_difference(read_dump(os.path.join(workdir, "limit_damping.a.dump")),
-                              read_dump(os.path.join(workdir, "limit_damping.b.dump")))
-    return None if diff <= 1e-10 else "the continued run differs by %.3g length units" % diff
+        why = finished(run(lmp, workdir, "limit_damping_restart", ["-var", "part", part],
+                           {"MALLOC_PERTURB_": "1"}), "part %s " % part)
+        if why:
+            return why
+    return dumps_differ(workdir, "limit_damping.a.dump", "limit_damping.b.dump", 1e-10,
+                        "the continued run differs")
 
 
 def neigh_history_omp(lmp, workdir):
     for threads in ("2", "1"):
-        rc, out = run(lmp, workdir, "neigh_history_omp",
-                      ["-sf", "omp", "-pk", "omp", threads, "-var", "threads", threads],
-                      {"OMP_NUM_THREADS": threads})
-        if rc != 0:
-            return "%s thread(s): exited %d: %s" % (threads, rc, out)
-    diff = largest_difference(read_dump(os.path.join(workdir, "neigh_history_omp.2.dump")),
-                              read_dump(os.path.join(workdir, "neigh_history_omp.1.dump")))
-    return None if diff <= 1e-6 else "2 threads differ from 1 by %.3g length units" % diff
+        why = finished(run(lmp, workdir, "neigh_history_omp",
+                           ["-sf", "omp", "-pk", "omp", threads, "-var", "threads", threads],
+                           {"OMP_NUM_THREADS": threads}), "%s thread(s): " % threads)
+        if why:
+            return why
+    return dumps_differ(workdir, "neigh_history_omp.2.dump", "neigh_history_omp.1.dump", 1e-6,
+                        "2 threads differ from 1")
 
 
 def granular_mdr(lmp, workdir):
-    rc, out = run(lmp, workdir, "granular_mdr", [])
-    return None if rc == 0 else "exited %d: %s" % (rc, out)
+    return finished(run(lmp, workdir, "granular_mdr", []))
 
 
 def comm_kokkos_exchange(lmp, workdir):
     kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
-    rc, out = run(lmp, workdir, "comm_kokkos_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
-                  max_bytes=3 * 2**30)
-    return None if rc == 0 else "exited %d: %s" % (rc, out)
+    return finished(run(lmp, workdir, "comm_kokkos_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
+                        max_bytes=3 * 2**30))
 
 
 # the cases any lmp runs; comm_kokkos_exchange needs the KOKKOS package
