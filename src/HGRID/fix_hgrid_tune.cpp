@@ -231,6 +231,8 @@ void FixHGridTune::log_relevel(const hgrid::Layout &from, const hgrid::Decision 
   std::string sfrom, sto;
   for (double s : from.cell_sizes) sfrom += fmt::format(" {:.4g}", s);
   for (double s : to.cell_sizes) sto += fmt::format(" {:.4g}", s);
+  if (from.num_levels() == 1) sfrom += fmt::format(" /{}", hgrid::subdivisions_of(from));
+  if (to.num_levels() == 1) sto += fmt::format(" /{}", hgrid::subdivisions_of(to));
   utils::logmesg(lmp,
                  "hgrid/tune: step {} re-level ({}): {} level(s){} {} -> {} level(s){} {}"
                  " (predicted T/N {} -> {:.4g})\n",
@@ -288,13 +290,15 @@ double FixHGridTune::compute_vector(int n)
 void FixHGridTune::write_restart(FILE *fp)
 {
   std::vector<double> list;
-  list.push_back(has_layout);
+  // has_layout 2: the layout's sub-cells follow last_tune (1: a restart without them)
+  list.push_back(has_layout ? 2 : 0);
   list.push_back(layout.num_levels());
   for (double s : layout.cell_sizes) list.push_back(s);
   list.push_back(layout.search == hgrid::Search::TopDown ? 1.0 : 0.0);
   list.push_back(settings.K);
   list.push_back(nrelevel);
   list.push_back(ubuf(last_tune).d);
+  list.push_back(layout.subdivisions);
   if (comm->me == 0) {
     int size = list.size() * sizeof(double);
     fwrite(&size, sizeof(int), 1, fp);
@@ -306,7 +310,8 @@ void FixHGridTune::restart(char *buf)
 {
   auto *list = (double *) buf;
   int n = 0;
-  has_layout = static_cast<int>(list[n++]);
+  const int format = static_cast<int>(list[n++]);
+  has_layout = format > 0;
   const int nlevels = static_cast<int>(list[n++]);
   layout.cell_sizes.assign(list + n, list + n + nlevels);
   n += nlevels;
@@ -314,6 +319,7 @@ void FixHGridTune::restart(char *buf)
   settings.K = list[n++];
   nrelevel = static_cast<int>(list[n++]);
   last_tune = static_cast<bigint>(ubuf(list[n++]).i);
+  layout.subdivisions = format > 1 ? static_cast<int>(list[n++]) : 0;
   if (nlevels < 1) has_layout = 0;
   if (has_layout) planner->restore_layout(layout);
 }

@@ -357,9 +357,11 @@ hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::Syst
 
   hgrid::Layout chosen;
   if (comm->me == 0) chosen = hgrid::optimal_layout(f, params, s, cmax, near);
-  int nlevels = chosen.num_levels(), topdown = chosen.search == hgrid::Search::TopDown;
-  MPI_Bcast(&nlevels, 1, MPI_INT, 0, world);
-  MPI_Bcast(&topdown, 1, MPI_INT, 0, world);
+  int header[3] = {chosen.num_levels(), chosen.search == hgrid::Search::TopDown,
+                   chosen.subdivisions};
+  MPI_Bcast(header, 3, MPI_INT, 0, world);
+  const int nlevels = header[0], topdown = header[1];
+  chosen.subdivisions = header[2];
   chosen.cell_sizes.resize(nlevels);
   MPI_Bcast(chosen.cell_sizes.data(), nlevels, MPI_DOUBLE, 0, world);
   chosen.search = topdown ? hgrid::Search::TopDown : hgrid::Search::BottomUp;

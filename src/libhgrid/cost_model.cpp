@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace hgrid {
@@ -64,8 +65,9 @@ namespace {
     if (!(p.skin >= 0.0)) throw std::invalid_argument("skin must be >= 0");
     if (!(p.K >= 0.0)) throw std::invalid_argument("K must be >= 0");
     if (!(p.storage >= 0.0)) throw std::invalid_argument("storage cost must be >= 0");
-    if (p.single_level_subdivisions < 1)
-      throw std::invalid_argument("single-level subdivisions must be >= 1");
+    if (p.single_level_subdivisions < 1 || p.single_level_subdivisions > kMaxSubdivisions)
+      throw std::invalid_argument("single-level subdivisions must be 1 to " +
+                                  std::to_string(kMaxSubdivisions));
     if (!(p.subcell_visit_cost >= 0.0))
       throw std::invalid_argument("sub-cell visit cost must be >= 0");
   }
@@ -88,10 +90,15 @@ int same_level_cells(int dimension, int subdivisions)
       stencil_rows(dimension, subdivisions, {edge, edge, edge}, 1.0, StencilKind::Full));
 }
 
+int model_subdivisions(const Layout &layout, const SystemParams &params)
+{
+  if (layout.num_levels() != 1) return 1;
+  return layout.subdivisions > 0 ? layout.subdivisions : params.single_level_subdivisions;
+}
+
 double visit_weight(const Layout &layout, const SystemParams &params)
 {
-  const bool subcells = layout.num_levels() == 1 && params.single_level_subdivisions > 1;
-  return subcells ? params.subcell_visit_cost : 1.0;
+  return model_subdivisions(layout, params) > 1 ? params.subcell_visit_cost : 1.0;
 }
 
 double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)
@@ -130,7 +137,7 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
   const bool topdown = layout.search == Search::TopDown;
   // same-level search: the half stencil of k^d sub-cells per cell (eqs. 23-24 with
   // n_c = (3^d - 1)/2 for k = 1, the (2k+1)^d block pruned by distance for k > 1)
-  const int k = L == 1 ? params.single_level_subdivisions : 1;
+  const int k = model_subdivisions(layout, params);
   const double subcells = int_power(k, d);
   const double nc = 0.5 * (same_level_cells(d, k) - 1);
 

@@ -10,8 +10,9 @@
      T^ca_h= N_h [ 1 + n_c + sum_j b(j,h) ]                        (24) / (26)
      T     = sum_h T^cd_h + K T^ca_h                               (27)
    with j < h for Top-Down and j > h for Bottom-Up, n_c = (3^d - 1)/2.
-   hgrid extension: a one-level grid splits its cells into k^d sub-cells
-   (SystemParams::single_level_subdivisions, subdivisions_of in the code); the same-level search then scans the half
+   hgrid extension: a one-level grid may split its cells into k^d sub-cells
+   (Layout::subdivisions, the optimizer's choice among k = 1..
+   SystemParams::single_level_subdivisions); the same-level search then scans the half
    of the (2k+1)^d sub-cell block, n_c = (same_level_cells(d, k) - 1)/2, each sub-cell
    holding m_h / k^d particles, and a sub-cell visit costs kSubCellVisitCostRatio K
    (its stencil rows are read as contiguous ranges).  For k = 1 this is the paper's
@@ -78,8 +79,9 @@ struct SystemParams {
   double skin = 0.0;                         ///< neighbor skin, added to every cutoff diameter
   double K = kHGridCellAccessCostRatio;      ///< cell access cost per distance check
   double storage = kCellStorageCostRatio;    ///< K_s, cost of one stored cell per build
-  /// k of a one-level grid, split into k^d sub-cells (hgrid: subdivisions_of; the
-  /// paper's model: 1)
+  /// k of a one-level grid split into k^d sub-cells, for a layout that does not set
+  /// its own (Layout::subdivisions 0); the optimizer tries 1..k for one level and
+  /// keeps the cheapest (the paper's model: 1)
   int single_level_subdivisions = kSingleLevelSubdivisions;
   /// cost of a sub-cell visit relative to K (kSubCellVisitCostRatio; the paper: no
   /// sub-cells)
@@ -109,6 +111,13 @@ struct Cost {
 /// into \p subdivisions^d sub-cells: 3^d for 1, the (2k+1)^d block pruned by distance
 /// (hgrid::stencil_rows) otherwise.
 [[nodiscard]] int same_level_cells(int dimension, int subdivisions);
+
+/// Largest number of sub-cells per cell edge the model accepts.
+constexpr int kMaxSubdivisions = 4;
+
+/// \brief k of \p layout as the model reads it: 1 for a hierarchy, else the layout's
+/// own Layout::subdivisions or, if it sets none, params.single_level_subdivisions.
+[[nodiscard]] int model_subdivisions(const Layout &layout, const SystemParams &params);
 
 /// \brief Cost of one cell visit of \p layout relative to K: subcell_visit_cost for a
 /// one-level grid of sub-cells, else 1 (eq. 27 as hgrid weighs T^ca).

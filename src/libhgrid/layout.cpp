@@ -11,6 +11,9 @@ void validate(const Layout &layout, double max_cutoff_diameter)
 {
   const auto &s = layout.cell_sizes;
   if (s.empty()) throw std::invalid_argument("a hierarchical grid needs at least one level");
+  if (layout.subdivisions < 0)
+    throw std::invalid_argument("sub-cells per cell edge (" + std::to_string(layout.subdivisions) +
+                                ") must be at least 1");
   for (std::size_t h = 0; h < s.size(); ++h) {
     if (!std::isfinite(s[h]) || s[h] <= 0.0)
       throw std::invalid_argument("cell size of level " + std::to_string(h + 1) + " (" +
@@ -86,6 +89,11 @@ std::string describe(const Layout &layout)
                   h + 1, s, lower, s);
     out += line;
     lower = s;
+  }
+  if (layout.num_levels() == 1 && layout.single_level_subdivisions() > 1) {
+    std::snprintf(line, sizeof(line), "  cells split into %d^d sub-cells\n",
+                  layout.single_level_subdivisions());
+    out += line;
   }
   return out;
 }

@@ -29,16 +29,32 @@ enum class Search {
 /// a particle whose cutoff diameter equals a cell size up to round-off fits that level.
 constexpr double kSizeTolerance = 1.0e-12;
 
+/// Default sub-cells per cell edge of a one-level grid: cells of half the level size
+/// searched with the 5^d stencil, the bin size LAMMPS' `bin` style uses for the same
+/// reason (about 0.58x the distance checks of 3^d cells).  The cost model chooses
+/// between this and 1 (cells of the level size, the 3^d stencil of linked cells).
+constexpr int kSingleLevelSubdivisions = 2;
+
 /// The number of levels and the cell sizes of a hierarchical grid.
 struct Layout {
   std::vector<double> cell_sizes;      ///< s_h, strictly increasing, in length units
   Search search = Search::BottomUp;    ///< cross-level search direction
+  /// sub-cells per cell edge if the layout has one level (ignored for a hierarchy);
+  /// 0: kSingleLevelSubdivisions
+  int subdivisions = 0;
+
+  /// Sub-cells per cell edge of a one-level grid of this layout.
+  [[nodiscard]] int single_level_subdivisions() const
+  {
+    return subdivisions > 0 ? subdivisions : kSingleLevelSubdivisions;
+  }
 
   [[nodiscard]] int num_levels() const { return static_cast<int>(cell_sizes.size()); }
   [[nodiscard]] double top() const { return cell_sizes.back(); }
   bool operator==(const Layout &o) const
   {
-    return cell_sizes == o.cell_sizes && search == o.search;
+    return cell_sizes == o.cell_sizes && search == o.search &&
+        (num_levels() != 1 || single_level_subdivisions() == o.single_level_subdivisions());
   }
   bool operator!=(const Layout &o) const { return !(*this == o); }
 };
@@ -64,17 +80,12 @@ template <class SizeOf>
 /// The same for \p layout.
 [[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
 
-/// Sub-cells per cell edge of a one-level grid (a monodisperse system): cells of
-/// half the level size searched with the 5^d stencil, the bin size LAMMPS' `bin`
-/// style uses for the same reason (about 0.58x the distance checks of 3^d cells).
-constexpr int kSingleLevelSubdivisions = 2;
-
-/// \brief Sub-cells per cell edge on every level of \p layout: 1 for a hierarchy
-/// (the cost model's cell sizes are used as they are), kSingleLevelSubdivisions for
-/// a single level.
+/// \brief Sub-cells per cell edge of every level of \p layout: 1 for a hierarchy (the
+/// cost model's cell sizes are used as they are), Layout::single_level_subdivisions()
+/// for a single level.
 [[nodiscard]] inline int subdivisions_of(const Layout &layout)
 {
-  return layout.num_levels() == 1 ? kSingleLevelSubdivisions : 1;
+  return layout.num_levels() == 1 ? layout.single_level_subdivisions() : 1;
 }
 
 /// Largest ratio of consecutive ghost size classes: a particle of cutoff diameter c is

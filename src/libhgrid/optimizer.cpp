@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace hgrid {
 
@@ -84,6 +85,22 @@ namespace {
   }
 
 }    // namespace
+
+Choice scored(Layout layout, const RadiusDistribution &f, const SystemParams &params)
+{
+  if (layout.num_levels() != 1) {
+    const Cost cost = evaluate(layout, f, params);
+    return {std::move(layout), cost};
+  }
+  Choice best;    // one level: the cheapest k of cells split into k^d sub-cells
+  best.cost.total = HUGE_VAL;
+  for (int k = 1; k <= params.single_level_subdivisions; ++k) {
+    layout.subdivisions = k;
+    const Cost cost = evaluate(layout, f, params);
+    if (cost.total < best.cost.total) best = {layout, cost};
+  }
+  return best;
+}
 
 const char *method_name(Method method)
 {
@@ -197,14 +214,13 @@ Choice best_layout(Method method, const RadiusDistribution &f, const SystemParam
     int best_levels = first;
     double search_best = HUGE_VAL;
     for (int L = first; L <= last && L <= best_levels + kLevelPatience; ++L) {
-      Layout layout = make_layout(method, L, s, f, params, q);
-      Cost cost = evaluate(layout, f, params);
-      if (cost.total < search_best * (1.0 - kLevelGainTolerance)) {
-        search_best = cost.total;
+      Choice c = scored(make_layout(method, L, s, f, params, q), f, params);
+      if (c.cost.total < search_best * (1.0 - kLevelGainTolerance)) {
+        search_best = c.cost.total;
         best_levels = L;
-        if (cost.total < best.cost.total * (1.0 - kLevelGainTolerance)) best = {layout, cost};
+        if (c.cost.total < best.cost.total * (1.0 - kLevelGainTolerance)) best = c;
       }
-      if (layout.num_levels() < L) break;    // monodisperse: one level only
+      if (c.layout.num_levels() < L) break;    // monodisperse: one level only
     }
   }
   return best;
@@ -255,8 +271,8 @@ Choice refine_layout(const Layout &near, const RadiusDistribution &f, const Syst
         layout = mapped(near, L, s0, sL);
       layout.search = s;
       if (layout.num_levels() > 1) layout = optimize_sizes(layout, f, params);
-      const Cost cost = evaluate(layout, f, params);
-      if (cost.total < best.cost.total * (1.0 - kLevelGainTolerance)) best = {layout, cost};
+      Choice c = scored(layout, f, params);
+      if (c.cost.total < best.cost.total * (1.0 - kLevelGainTolerance)) best = c;
     }
   }
   return best;

@@ -393,3 +393,43 @@ TEST(CostModel, StorageTermKeepsFineLevelsOffLargeBoxes)
   EXPECT_LT(dense.cost.cells, 10.0);
   EXPECT_LT(dense.cost.total, evaluate(hashed.layout, f, p).total);
 }
+
+TEST(CostModel, OneLevelTakesTheCheaperSubCells)
+{
+  // a layout's own k wins over SystemParams::single_level_subdivisions
+  PowerLaw f(-3.0, 1.0, 1.2);
+  SystemParams p;
+  p.packing = 0.3;
+  const Layout one{{2.4}, Search::TopDown};
+  Layout k1 = one, k2 = one;
+  k1.subdivisions = 1;
+  k2.subdivisions = 2;
+  EXPECT_EQ(model_subdivisions(one, p), p.single_level_subdivisions);
+  EXPECT_EQ(model_subdivisions(k1, p), 1);
+  EXPECT_EQ(model_subdivisions(Layout{{1.0, 2.4}, Search::TopDown, 2}, p), 1);
+  const double t1 = evaluate(k1, f, p).total, t2 = evaluate(k2, f, p).total;
+  p.single_level_subdivisions = 1;
+  EXPECT_DOUBLE_EQ(evaluate(one, f, p).total, t1);
+  p.single_level_subdivisions = 2;
+  EXPECT_DOUBLE_EQ(evaluate(one, f, p).total, t2);
+  // scored() stamps the cheaper k, best_layout() offers both for one level
+  const Choice c = scored(one, f, p);
+  EXPECT_EQ(c.layout.subdivisions, t1 <= t2 ? 1 : 2);
+  EXPECT_DOUBLE_EQ(c.cost.total, std::min(t1, t2));
+  p.single_level_subdivisions = 1;
+  EXPECT_EQ(scored(one, f, p).layout.subdivisions, 1);    // only k = 1 offered
+  // near-monodisperse at nu = 0.3 (measured: one level of cells of the level size,
+  // 27 cells, is faster than 2^d sub-cells and than two levels 1.2x apart, see
+  // examples/benchmarks/methods): the model picks it
+  p.single_level_subdivisions = kSingleLevelSubdivisions;
+  for (double omega : {1.0, 1.2, 1.5}) {
+    PowerLaw g(-3.0, 1.0, omega);
+    const Choice best = best_layout(Method::Optimal, g, p);
+    EXPECT_EQ(best.layout.num_levels(), 1) << omega;
+    EXPECT_EQ(subdivisions_of(best.layout), 1) << omega;
+  }
+  PowerLaw wide(-3.0, 1.0, 100.0);
+  EXPECT_GT(best_layout(Method::Optimal, wide, p).layout.num_levels(), 2);
+  p.single_level_subdivisions = kMaxSubdivisions + 1;
+  EXPECT_THROW((void) evaluate(one, f, p), std::invalid_argument);
+}

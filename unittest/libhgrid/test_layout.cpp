@@ -36,6 +36,7 @@ TEST(Layout, ValidateRejectsBadLayouts)
   EXPECT_THROW(hgrid::validate(Layout{{2.0, 1.0}, Search::BottomUp}, 1.0), std::invalid_argument);
   EXPECT_THROW(hgrid::validate(Layout{{-1.0, 1.0}, Search::BottomUp}, 1.0), std::invalid_argument);
   EXPECT_THROW(hgrid::validate(Layout{{1.0, NAN}, Search::BottomUp}, 1.0), std::invalid_argument);
+  EXPECT_THROW(hgrid::validate(Layout{{1.0}, Search::BottomUp, -1}, 1.0), std::invalid_argument);
   try {
     hgrid::validate(Layout{{1.0, 2.0}, Search::BottomUp}, 2.5);
     FAIL() << "top level smaller than the largest particle was accepted";
@@ -56,6 +57,10 @@ TEST(Layout, DescribeListsEveryLevel)
   EXPECT_NE(text.find("level 1: cell size 1.5"), std::string::npos) << text;
   EXPECT_NE(text.find("level 2: cell size 4, cutoff diameters (1.5, 4]"), std::string::npos)
       << text;
+  EXPECT_EQ(hgrid::describe(Layout{{4.0}, Search::BottomUp, 1}).find("sub-cells"),
+            std::string::npos);
+  EXPECT_NE(hgrid::describe(Layout{{4.0}, Search::BottomUp}).find("split into 2^d sub-cells"),
+            std::string::npos);
   EXPECT_STREQ(hgrid::search_name(Search::TopDown), "topdown");
   EXPECT_STREQ(hgrid::search_name(Search::BottomUp), "bottomup");
 }
@@ -86,4 +91,18 @@ TEST(Layout, GhostClassesLimitedAndDegenerate)
   const auto near = hgrid::ghost_classes(Layout{{1.1}, Search::BottomUp}, 1.0);
   ASSERT_EQ(near.size(), 2u);    // one step below the ratio
   EXPECT_DOUBLE_EQ(near[0], 1.0);
+}
+
+TEST(Layout, SubCellsOfOneLevelOnly)
+{
+  // a one-level layout splits its cells (default kSingleLevelSubdivisions, or its own
+  // k); a hierarchy never does, and its k is ignored, also by ==
+  EXPECT_EQ(hgrid::subdivisions_of(Layout{{4.0}, Search::BottomUp}),
+            hgrid::kSingleLevelSubdivisions);
+  EXPECT_EQ(hgrid::subdivisions_of(Layout{{4.0}, Search::BottomUp, 1}), 1);
+  EXPECT_EQ(hgrid::subdivisions_of(Layout{{1.0, 4.0}, Search::BottomUp, 3}), 1);
+  EXPECT_NE((Layout{{4.0}, Search::BottomUp, 1}), (Layout{{4.0}, Search::BottomUp}));
+  EXPECT_EQ((Layout{{4.0}, Search::BottomUp, hgrid::kSingleLevelSubdivisions}),
+            (Layout{{4.0}, Search::BottomUp}));
+  EXPECT_EQ((Layout{{1.0, 4.0}, Search::BottomUp, 1}), (Layout{{1.0, 4.0}, Search::BottomUp}));
 }

@@ -127,7 +127,9 @@ Pairs unordered(const Pairs &pairs)
 
 std::vector<Layout> layouts(double top)
 {
-  return {Layout{{top}, Search::BottomUp}, Layout{{4.0, 9.0, top}, Search::BottomUp},
+  // one level: cells of the level size (k = 1), the default half-size sub-cells, k = 3
+  return {Layout{{top}, Search::BottomUp, 1}, Layout{{top}, Search::BottomUp},
+          Layout{{top}, Search::TopDown, 3}, Layout{{4.0, 9.0, top}, Search::BottomUp},
           Layout{{4.0, 9.0, top}, Search::TopDown},
           Layout{{2.6, 3.5, 5.0, 8.0, 12.0, top}, Search::TopDown}};
 }
@@ -142,7 +144,8 @@ TEST(PairSearch, EveryVariantEqualsAllPairs)
     const int n = p.r.size(), nlocal = 4 * n / 5;    // the last fifth play ghosts
     for (const Layout &layout : layouts(2.0 * omega + skin)) {
       const std::string what = std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) +
-          " level(s), " + search_name(layout.search);
+          " level(s), " + search_name(layout.search) + ", k " +
+          std::to_string(subdivisions_of(layout));
       EXPECT_EQ((search<false, true>(layout, p, nlocal, dim, skin)), oracle(p, nlocal, skin, false))
           << "full list, " << what;
       // half, newton off: owned pairs once, cross-level ones from the searching side
@@ -221,7 +224,8 @@ TEST(PairSearch, GatheredRowsAreTheRowByRowCandidates)
     const int n = sparse.r.size();
     for (const Layout &layout : layouts(2.0 * omega + skin)) {
       const std::string what = std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) +
-          " level(s), " + search_name(layout.search);
+          " level(s), " + search_name(layout.search) + ", k " +
+          std::to_string(subdivisions_of(layout));
       expect_gathered_as_row_by_row<false, true>(layout, sparse, 4 * n / 5, dim, skin, what);
       expect_gathered_as_row_by_row<true, false>(layout, sparse, 4 * n / 5, dim, skin, what);
       expect_gathered_as_row_by_row<true, true>(layout, sparse, 4 * n / 5, dim, skin, what);

@@ -59,11 +59,18 @@ namespace methods {
 
       void search(const System &s, std::vector<Contact> &out) override
       {
-        const GridView g = grid_->view();
+        GridView g = grid_->view();
+        // no ghosts: a Top-Down search has no larger ghost partners to look up from the
+        // smaller particle (vacuously found already), so no level above is scanned
+        g.ghosts_searched_down = true;
         count_ = SearchCounters();
         const int n = s.size();
         const Atoms atoms{s};
-        for (int i = 0; i < n; ++i) {
+        // in cell order (the slots), as linked cells visit their cells: consecutive
+        // particles share stencil rows and partners, which then stay in the caches
+        const int nslots = g.cell_start[grid_->num_cells()];
+        for (int slot = 0; slot < nslots; ++slot) {
+          const int i = g.slots[slot];
           auto visit = [&out, i](int j, double, double, double, double, double, bool within) {
             if (within) out.emplace_back(i < j ? i : j, i < j ? j : i);
           };
