@@ -309,8 +309,9 @@ void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
 
 /* ----------------------------------------------------------------------
    histogram of the radii of all atoms (evenly spaced in log r, up to the largest
-   radius fix pour/deposit may insert), packing fraction, skin and cell-access
-   cost K for the model; nullptr for a monodisperse or empty system
+   radius fix pour/deposit may insert; one narrow bin for one particle size, whose
+   sub-cells the model chooses), packing fraction, skin and cell-access cost K for
+   the model; nullptr for an empty system
 ------------------------------------------------------------------------- */
 
 std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax, double K,
@@ -323,7 +324,7 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
   params.K = K;
   params.dimension = dim;
   params.skin = skin_;
-  if (!(rmin > 0.0) || one_size(cmin, cmax)) return nullptr;
+  if (!(rmin > 0.0)) return nullptr;
 
   // counts per bin and, in the last entry, the particle volume, over all ranks
   const hgrid::LogBinning binning(rmin, rmax, HISTOGRAM_BINS);

@@ -67,10 +67,12 @@ constexpr double kCellStorageCostRatio = 0.1;
 /// the box of its own level.  Measured: least-squares fits t = t_0 + a checks + b
 /// visits (levels > 1) + c sub-cell visits (one level) over 15 random systems in
 /// 3d and 2d (alpha -3 to 0, omega 2 to 100, N = 1e5, each under the model's layout
-/// and under one level) gave c/b = 0.35-0.39; with 0.4 the model picks the faster
-/// of the two layouts in 14 of the 15 systems (2d, alpha -3, omega 3: one level is
-/// 7 % faster), with 1 (a sub-cell costing a cell) in 8.
-constexpr double kSubCellVisitCostRatio = 0.4;
+/// and under one level) gave c/b = 0.35-0.39.  Since the model also offers one level
+/// of cells of the level size (k = 1), its choice between k = 1 and 2 decides: in
+/// LAMMPS (in.bench, monodisperse, N = 1e5, skin 0.05) k = 1 is faster at nu = 0.3
+/// (0.122 vs 0.142 s per 20 builds) and k = 2 at nu = 0.6 (0.149 vs 0.200 s), which
+/// the model reproduces for c/b in (0.29, 0.32) only (crossover near nu = 0.44).
+constexpr double kSubCellVisitCostRatio = 0.3;
 
 /// The system the model describes, besides its radius distribution.
 struct SystemParams {

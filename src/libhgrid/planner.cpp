@@ -44,7 +44,8 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
   std::vector<double> key = f ? f->weights() : std::vector<double>();
   if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
   key.insert(key.end(),
-             {cmax, params.skin, params.packing, params.K, params.storage, double(params.dimension),
+             {cmax, params.skin, params.packing, params.K, params.storage,
+              params.subcell_visit_cost, double(params.single_level_subdivisions), double(params.dimension),
               double(settings.method), double(settings.auto_search), double(settings.search),
               double(settings.max_levels)});
   if (near) {    // refined from it

@@ -8,9 +8,10 @@
    build(): the grid of that layout over the box with its half stencil rows, the
    particles counting-sorted into cells, each on the lowest level whose size holds
    its cutoff diameter 2 r + skin (eq. 3) (BinnedGrid).
-   search(): PairSearch<HALF, NEWTON> over all particles with no ghosts (nlocal = N):
-   every pair once, the same-level linked-cell search plus the cross-level boxes of
-   eqs. (4)-(5). */
+   search(): PairSearch<HALF, NEWTON, !TRI, GATHER>, the kernel of LAMMPS' host builders
+   for half newton-on lists, over all particles with no ghosts (nlocal = N), in cell
+   order: every pair once, the same-level linked-cell search plus the cross-level
+   boxes of eqs. (4)-(5). */
 
 #include "../binned_grid.h"
 #include "../cost_model.h"
@@ -74,8 +75,8 @@ namespace methods {
           auto visit = [&out, i](int j, double, double, double, double, double, bool within) {
             if (within) out.emplace_back(i < j ? i : j, i < j ? j : i);
           };
-          PairSearch<true, true>::neighbors(g, atoms, i, grid_->cell_of(i), n, skin_, count_,
-                                            visit);
+          PairSearch<true, true, false, true>::neighbors(g, atoms, i, grid_->cell_of(i), n, skin_,
+                                                         count_, visit);
         }
       }
 
@@ -97,6 +98,8 @@ namespace methods {
           std::snprintf(buffer, sizeof(buffer), " %.4g", size);
           text += buffer;
         }
+        if (layout_.num_levels() == 1)    // cells split into k^d sub-cells
+          text += " /" + std::to_string(subdivisions_of(layout_));
         return text;
       }
 
