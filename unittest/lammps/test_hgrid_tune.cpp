@@ -330,7 +330,7 @@ TEST(HGridTune, RestartResumesLayoutAndTrajectory)
   const std::string a = run_lmp(
       HGRID_LMP, "hgrid_restart_a",
       "neighbor 0.2 hgrid\n" + setup + fixes +
-          "fix ins all pour 600 1 300719 vol 0.4 50 region slab diam poly 2 0.4 0.6 2.0 0.4\n"
+          "fix ins all pour 600 1 300719 vol 0.4 50 region slab diam poly 2 0.3 0.6 1.5 0.4\n"
           "run 3000\nunfix ins\n" +
           state +
           "write_restart hgrid_restart.bin\nrun 500\n"
