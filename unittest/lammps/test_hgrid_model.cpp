@@ -199,6 +199,26 @@ TEST(HGridLayout, ExplicitLevelsTakeTheModelsDirection)
   }
 }
 
+// one particle size: the model still chooses the one level's cells (a one-bin
+// histogram): cells of the level size (3^d stencil) in a loose packing, half-size
+// sub-cells (5^d) in a dense one, as measured (cost_model.h, kSubCellVisitCostRatio);
+// the lists exact with both
+TEST(HGridLayout, OneSizeGetsTheModelsSubCells)
+{
+  for (const auto &[packing, k] : {std::pair<double, int>{0.3, 1}, {0.6, 2}}) {
+    SystemSpec spec;
+    spec.distribution = "mono";
+    spec.omega = 1.0;
+    spec.natoms = 2000;
+    spec.packing = packing;
+    auto lmp = make_system(spec);
+    const hgrid::Layout &layout = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
+    ASSERT_EQ(layout.num_levels(), 1) << packing;
+    EXPECT_EQ(hgrid::subdivisions_of(layout), k) << packing;
+    expect_lists_match_oracle(lmp.get(), spec.newton, "packing " + std::to_string(packing));
+  }
+}
+
 TEST(HGridCompute, RequiresNeighborHGrid)
 {
   SystemSpec spec;
