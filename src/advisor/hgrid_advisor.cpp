@@ -32,7 +32,7 @@ const char usage[] =
     "  --skin S        neighbor skin                               (default 0)\n"
     "  --K K           cell access / distance check cost ratio     (default 1; paper 0.2)\n"
     "  --Ks KS         stored cell / distance check cost ratio     (default 0.1; 0: paper)\n"
-    "  --sub K         sub-cells per edge of a one-level grid      (default 2; 1: paper)\n"
+    "  --sub K         most sub-cells per edge a one-level grid may take (default 2; 1: paper)\n"
     "  --search S      topdown, bottomup or auto                   (default auto)\n"
     "  --maxlevels L   largest number of levels in the table/plot  (default 30)\n"
     "  --csv FILE      write T/N versus L for the four methods\n"
