@@ -126,6 +126,7 @@ void HGridPlanner::setup_run()
 /* ----------------------------------------------------------------------
    keywords after "neighbor SKIN hgrid", parsed once per neighbor command:
      levels N s_1 ... s_N   explicit cell sizes, strictly increasing
+     subcells K             one explicit level's cells split into K^d sub-cells
      search topdown|bottomup
 ------------------------------------------------------------------------- */
 
@@ -151,6 +152,13 @@ void HGridPlanner::parse_words()
       for (int h = 0; h < n; h++)
         user.cell_sizes.push_back(utils::numeric(FLERR, args[iarg + 2 + h], false, lmp));
       iarg += 2 + n;
+    } else if (key == "subcells") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword subcells");
+      user.subdivisions = utils::inumeric(FLERR, args[iarg + 1], false, lmp);
+      if (user.subdivisions < 1 || user.subdivisions > hgrid::kMaxSubdivisions)
+        error->all(FLERR, "Neighbor hgrid subcells must be 1 to {}, got {}",
+                   hgrid::kMaxSubdivisions, args[iarg + 1]);
+      iarg += 2;
     } else if (key == "search") {
       if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword search");
       try {
@@ -163,6 +171,8 @@ void HGridPlanner::parse_words()
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
   }
+  if (user.subdivisions && user.cell_sizes.size() != 1)
+    error->all(FLERR, "Neighbor hgrid subcells needs one explicit level (levels 1 s)");
   user_words = args;
 }
 
@@ -176,6 +186,7 @@ hgrid::PlanSettings HGridPlanner::settings() const
   if (tuning) {
     s = *tuning;
     s.cell_sizes = user.cell_sizes;    // explicit levels come from the neighbor command only
+    s.subdivisions = user.subdivisions;
   }
   // Kokkos lists are dense, every row as wide as the longest: Bottom-Up stores each
   // cross-level pair in the smaller particle's row (unless the user chose a direction)

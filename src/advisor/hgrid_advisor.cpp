@@ -135,7 +135,8 @@ int main(int argc, char **argv)
     const bool both = o.search == "auto";
     const Search fixed = both ? Search::TopDown : search_from_name(o.search);
     const Choice best = best_layout(Method::Optimal, *f, p, fixed, both);
-    const Cost single = evaluate(Layout{{best.layout.top()}, best.layout.search}, *f, p);
+    // linked cells: one level of cells of the largest cutoff diameter, the 3^d stencil
+    const Cost single = evaluate(Layout{{best.layout.top()}, best.layout.search, 1}, *f, p);
 
     std::printf("radii %g..%g, d = %d, nu = %g, skin = %g, K = %g, K_s = %g\n", f->r_min(),
                 f->r_max(), o.dim, o.nu, o.skin, o.K, o.Ks);
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
     std::printf("speed-up over a single level     = %.4g\n", single.total / best.cost.total);
     std::printf("neighbor command: neighbor %g hgrid levels %d", o.skin, best.layout.num_levels());
     for (double s : best.layout.cell_sizes) std::printf(" %.6g", s);
+    if (best.layout.num_levels() == 1) std::printf(" subcells %d", subdivisions_of(best.layout));
     std::printf(" search %s\n", search_name(best.layout.search));
 
     if (!o.csv.empty() || !o.png.empty()) {

@@ -73,7 +73,7 @@ Layout layout_for_run(const PlanSettings &settings, const Layout &current, doubl
   if (settings.keep_layout && current.num_levels() > 0 && level_of(current, cmax) >= 0)
     return current;    // kept across runs and restarts; fix hgrid/tune re-evaluates it
   if (!settings.cell_sizes.empty()) {
-    Layout user{settings.cell_sizes, settings.search};
+    Layout user{settings.cell_sizes, settings.search, settings.subdivisions};
     validate(user, cmax);
     if (settings.auto_search) user.search = cheaper_search(user, f, params);
     return user;

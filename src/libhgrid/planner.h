@@ -29,6 +29,7 @@ namespace hgrid {
 /// defined, the options of fix hgrid/tune.
 struct PlanSettings {
   std::vector<double> cell_sizes;      ///< explicit levels; empty: the cost model's
+  int subdivisions = 0;                ///< sub-cells of one explicit level (0: the default)
   bool auto_search = true;             ///< the model chooses the search direction
   Search search = Search::BottomUp;    ///< used when !auto_search
   Method method = Method::Optimal;     ///< how the model places the cell sizes

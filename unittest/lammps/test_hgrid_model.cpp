@@ -216,6 +216,17 @@ TEST(HGridLayout, OneSizeGetsTheModelsSubCells)
     ASSERT_EQ(layout.num_levels(), 1) << packing;
     EXPECT_EQ(hgrid::subdivisions_of(layout), k) << packing;
     expect_lists_match_oracle(lmp.get(), spec.newton, "packing " + std::to_string(packing));
+    // the same level typed in: the default sub-cells, or those named by subcells
+    const std::string level = "neighbor " + std::to_string(spec.skin) + " hgrid levels 1 " +
+        std::to_string(1.0001 * layout.top());
+    for (const auto &[words, expected] :
+         {std::pair<std::string, int>{"", hgrid::kSingleLevelSubdivisions},
+          {" subcells 1", 1}, {" subcells 3", 3}}) {
+      commands(lmp.get(), {level + words, "run 0 post no"});
+      const hgrid::Layout &used = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
+      EXPECT_EQ(hgrid::subdivisions_of(used), expected) << words;
+      expect_lists_match_oracle(lmp.get(), spec.newton, level + words);
+    }
   }
 }
 
