@@ -73,9 +73,9 @@ TEST(HGridErrors, BadLayoutKeywords)
                "Neighbor hgrid subcells must be 1 to 4, got 0");
   EXPECT_ERROR(error_of("hgrid levels 1 30.0 subcells"),
                "Missing value for neighbor hgrid keyword subcells");
-  EXPECT_ERROR(error_of("hgrid subcells 1"), "subcells needs one explicit level (levels 1 s)");
+  EXPECT_ERROR(error_of("hgrid subcells 1"), "subcells needs one explicit level \\(levels 1 s\\)");
   EXPECT_ERROR(error_of("hgrid levels 2 10.0 30.0 subcells 1"),
-               "subcells needs one explicit level (levels 1 s)");
+               "subcells needs one explicit level \\(levels 1 s\\)");
 }
 
 TEST(HGridErrors, ListOverflowAsksForNeighModifyOne)
