@@ -42,8 +42,8 @@ static constexpr int HISTOGRAM_BINS = 128;
 // 0.11-0.18, and this ratio 0.3.)
 static constexpr double MULTI_GHOST_RATIO = 0.05;
 
-// all particles of one size (cutoff diameters within a relative 1e-6): nothing for
-// the cost model to weigh (no histogram) and one ghost size class, nothing to save
+// all particles of one size (cutoff diameters within a relative 1e-6): one ghost size
+// class, nothing for ghost cutoffs by size to save
 static bool one_size(double cmin, double cmax)
 {
   return !(cmax > cmin * (1.0 + 1.0e-6));

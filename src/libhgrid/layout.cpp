@@ -90,9 +90,9 @@ std::string describe(const Layout &layout)
     out += line;
     lower = s;
   }
-  if (layout.num_levels() == 1 && layout.single_level_subdivisions() > 1) {
+  if (subdivisions_of(layout) > 1) {
     std::snprintf(line, sizeof(line), "  cells split into %d^d sub-cells\n",
-                  layout.single_level_subdivisions());
+                  subdivisions_of(layout));
     out += line;
   }
   return out;

@@ -40,23 +40,11 @@ struct Layout {
   std::vector<double> cell_sizes;      ///< s_h, strictly increasing, in length units
   Search search = Search::BottomUp;    ///< cross-level search direction
   /// sub-cells per cell edge if the layout has one level (ignored for a hierarchy);
-  /// 0: kSingleLevelSubdivisions
+  /// 0: kSingleLevelSubdivisions (read it through subdivisions_of())
   int subdivisions = 0;
-
-  /// Sub-cells per cell edge of a one-level grid of this layout.
-  [[nodiscard]] int single_level_subdivisions() const
-  {
-    return subdivisions > 0 ? subdivisions : kSingleLevelSubdivisions;
-  }
 
   [[nodiscard]] int num_levels() const { return static_cast<int>(cell_sizes.size()); }
   [[nodiscard]] double top() const { return cell_sizes.back(); }
-  bool operator==(const Layout &o) const
-  {
-    return cell_sizes == o.cell_sizes && search == o.search &&
-        (num_levels() != 1 || single_level_subdivisions() == o.single_level_subdivisions());
-  }
-  bool operator!=(const Layout &o) const { return !(*this == o); }
 };
 
 /// \brief Check a layout: at least one level, sizes positive, finite and strictly
@@ -81,11 +69,23 @@ template <class SizeOf>
 [[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
 
 /// \brief Sub-cells per cell edge of every level of \p layout: 1 for a hierarchy (the
-/// cost model's cell sizes are used as they are), Layout::single_level_subdivisions()
-/// for a single level.
+/// cost model's cell sizes are used as they are); for a single level its own
+/// Layout::subdivisions, else kSingleLevelSubdivisions.
 [[nodiscard]] inline int subdivisions_of(const Layout &layout)
 {
-  return layout.num_levels() == 1 ? layout.single_level_subdivisions() : 1;
+  if (layout.num_levels() != 1) return 1;
+  return layout.subdivisions > 0 ? layout.subdivisions : kSingleLevelSubdivisions;
+}
+
+/// Same levels, search direction and (one level) sub-cells.
+inline bool operator==(const Layout &a, const Layout &b)
+{
+  return a.cell_sizes == b.cell_sizes && a.search == b.search &&
+      subdivisions_of(a) == subdivisions_of(b);
+}
+inline bool operator!=(const Layout &a, const Layout &b)
+{
+  return !(a == b);
 }
 
 /// Largest ratio of consecutive ghost size classes: a particle of cutoff diameter c is

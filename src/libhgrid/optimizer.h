@@ -50,8 +50,7 @@ struct Choice {
 
 /// \brief \p layout with its cost; a one-level layout with the k (cells split into k^d
 /// sub-cells, k = 1..params.single_level_subdivisions) of the lowest cost.
-[[nodiscard]] Choice scored(Layout layout, const RadiusDistribution &f,
-                            const SystemParams &params);
+[[nodiscard]] Choice scored(Layout layout, const RadiusDistribution &f, const SystemParams &params);
 
 /// \brief The number of levels (1..max_levels) and, if \p both_searches, the search
 /// direction with the lowest T for \p method; otherwise \p search is kept.

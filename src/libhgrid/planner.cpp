@@ -45,9 +45,9 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
   if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
   key.insert(key.end(),
              {cmax, params.skin, params.packing, params.K, params.storage,
-              params.subcell_visit_cost, double(params.single_level_subdivisions), double(params.dimension),
-              double(settings.method), double(settings.auto_search), double(settings.search),
-              double(settings.max_levels)});
+              params.subcell_visit_cost, double(params.single_level_subdivisions),
+              double(params.dimension), double(settings.method), double(settings.auto_search),
+              double(settings.search), double(settings.max_levels)});
   if (near) {    // refined from it
     key.push_back(double(near->search));
     key.push_back(double(near->subdivisions));

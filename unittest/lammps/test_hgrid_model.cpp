@@ -221,7 +221,8 @@ TEST(HGridLayout, OneSizeGetsTheModelsSubCells)
         std::to_string(1.0001 * layout.top());
     for (const auto &[words, expected] :
          {std::pair<std::string, int>{"", hgrid::kSingleLevelSubdivisions},
-          {" subcells 1", 1}, {" subcells 3", 3}}) {
+          {" subcells 1", 1},
+          {" subcells 3", 3}}) {
       commands(lmp.get(), {level + words, "run 0 post no"});
       const hgrid::Layout &used = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
       EXPECT_EQ(hgrid::subdivisions_of(used), expected) << words;

@@ -128,8 +128,10 @@ Pairs unordered(const Pairs &pairs)
 std::vector<Layout> layouts(double top)
 {
   // one level: cells of the level size (k = 1), the default half-size sub-cells, k = 3
-  return {Layout{{top}, Search::BottomUp, 1}, Layout{{top}, Search::BottomUp},
-          Layout{{top}, Search::TopDown, 3}, Layout{{4.0, 9.0, top}, Search::BottomUp},
+  return {Layout{{top}, Search::BottomUp, 1},
+          Layout{{top}, Search::BottomUp},
+          Layout{{top}, Search::TopDown, 3},
+          Layout{{4.0, 9.0, top}, Search::BottomUp},
           Layout{{4.0, 9.0, top}, Search::TopDown},
           Layout{{2.6, 3.5, 5.0, 8.0, 12.0, top}, Search::TopDown}};
 }
