@@ -444,11 +444,15 @@ TEST(HGridTune, SkinAutoMakesNoDangerousBuildInTheFlowExamples)
   const std::vector<std::pair<std::string, std::vector<std::string>>> examples = {
       {"hopper", {"-var", "steps1", "3000", "-var", "steps2", "2000"}},
       {"freecooling", {"-var", "n", "2000", "-var", "grow", "1000", "-var", "steps", "3000"}}};
-  int me;
+  int me, nprocs;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   for (const auto &[name, vars] : examples)
     for (const std::string style : {"hgrid", "bin"}) {
-      const std::string log = "skin_auto_" + name + "_" + style + ".log";
+      // one name per rank count: ctest runs the serial and the 4-rank test side by side
+      // in one folder, and each removes its logs
+      const std::string log =
+          "skin_auto_" + name + "_" + style + "_np" + std::to_string(nprocs) + ".log";
       std::vector<std::string> args{"-var", "style", style, "-var", "skin", "auto", "-log", log};
       args.insert(args.end(), vars.begin(), vars.end());
       std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, args));
