@@ -35,7 +35,7 @@ namespace LAMMPS_NS {
 /* Same-level stencils of a hierarchical grid: for each level the rows of the
    linked-cell block (3^d cells, or (2k+1)^d sub-cells pruned by distance, see
    hgrid::same_level_rows), full, or for half lists with newton on the cell itself
-   followed by its upper half, or in triclinic boxes the cell's z plane (y row in 2d)
+   followed by its lower half, or in triclinic boxes the cell's z plane (y row in 2d)
    followed by the planes above, as LAMMPS' triclinic half stencils.  Each row is one
    contiguous range of particles.
    Cross-level searches need no stencil: their cell ranges follow from each

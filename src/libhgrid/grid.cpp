@@ -56,7 +56,7 @@ namespace {
   {
     switch (kind) {
       case StencilKind::Half:
-        return dz > 0 || (dz == 0 && dy >= 0);
+        return dz < 0 || (dz == 0 && dy <= 0);
       case StencilKind::Planes:
         return dimension == 2 ? dy >= 0 : dz >= 0;
       default:
@@ -87,9 +87,9 @@ std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
       if (left < 0.0) continue;
       int m = k;
       while (m > 1 && gap2(0, m) > left) --m;
-      const int dx0 = (half && dz == 0 && dy == 0) ? 1 : -m;
+      const int dx1 = (half && dz == 0 && dy == 0) ? -1 : m;
       const bool own_plane = dimension == 2 ? dy == 0 : dz == 0;
-      if (dx0 <= m) rows.push_back({dx0, m, dy, dz, kind == StencilKind::Planes && own_plane});
+      if (-m <= dx1) rows.push_back({-m, dx1, dy, dz, kind == StencilKind::Planes && own_plane});
     }
   return rows;
 }

@@ -170,7 +170,7 @@ struct StencilRow {
 /// Which cells of the same level a search reads.
 enum class StencilKind {
   Full,     ///< every cell within reach
-  Half,     ///< the particle's cell (tie-break), then the upper half: each pair of cells once
+  Half,     ///< the particle's cell (tie-break), then the lower half: each pair of cells once
   Planes    ///< triclinic boxes, whose cells match across periodic images only along z (y in
             ///< 2d), as LAMMPS' triclinic half stencils: the particle's z plane (y row) whole
             ///< (tie-break), then the planes above
@@ -179,8 +179,13 @@ enum class StencilKind {
 /// \brief Rows of the same-level linked-cell search of \p grid: the (2k+1)^d block of
 /// cells (k = subdivisions) that can hold a particle within the level size of a
 /// particle in the centre cell.  Full: all of them.  Half: the centre cell alone
-/// first, then the "upper" half (dz > 0, or dz == 0 and dy > 0, or dz == dy == 0 and
-/// dx > 0), so that every pair of cells is visited once.  Planes: dz >= 0 (dy >= 0 in 2d).
+/// first, then the "lower" half (dz < 0, or dz == 0 and dy < 0, or dz == dy == 0 and
+/// dx < 0), so that every pair of cells is visited once.  The lower half, not LAMMPS'
+/// upper one: particles are searched in their (Morton) order, so the partners in the
+/// lower cells were mostly read a short while before, as particles of their own, and
+/// are still cached; partners ahead are read for the first time far from the stream
+/// the hardware prefetches (3d, alpha -3, omega 100: -4 to -6 % per build at 10^6,
+/// unchanged at 10^5).  Planes: dz >= 0 (dy >= 0 in 2d).
 [[nodiscard]] std::vector<StencilRow> same_level_rows(const LevelGrid &grid, StencilKind kind);
 /// \brief The same rows for cells of edges \p edge (k = \p subdivisions per level
 /// size \p size) in \p dimension dimensions; the cost model uses it with the nominal
