@@ -93,7 +93,7 @@ void NPairHGridBase::copy_stencil_info()
 
 /* ---------------------------------------------------------------------- */
 
-NPairHGridBase::Row NPairHGridBase::row_of(int i, int history) const
+inline NPairHGridBase::Row NPairHGridBase::row_of(int i, int history) const
 {
   Row row{i, atom->type[i], -1, 0, history ? 1 : 0, 0};
   if (molecular == Atom::TEMPLATE) {
