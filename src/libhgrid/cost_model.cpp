@@ -92,8 +92,9 @@ int same_level_cells(int dimension, int subdivisions)
 
 int model_subdivisions(const Layout &layout, const SystemParams &params)
 {
-  if (layout.num_levels() != 1) return 1;
-  return layout.subdivisions > 0 ? layout.subdivisions : params.single_level_subdivisions;
+  // only the default of a one-level layout differs from the grid's (subdivisions_of)
+  if (layout.num_levels() == 1 && layout.subdivisions == 0) return params.single_level_subdivisions;
+  return subdivisions_of(layout);
 }
 
 double visit_weight(const Layout &layout, const SystemParams &params)

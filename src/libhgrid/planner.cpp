@@ -50,7 +50,7 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
               double(settings.search), double(settings.max_levels)});
   if (near) {    // refined from it
     key.push_back(double(near->search));
-    key.push_back(double(near->subdivisions));
+    key.push_back(double(subdivisions_of(*near)));    // as Layout's ==: ignored for a hierarchy
     key.insert(key.end(), near->cell_sizes.begin(), near->cell_sizes.end());
   }
   return key;
