@@ -125,6 +125,13 @@ Pairs unordered(const Pairs &pairs)
   return out;
 }
 
+// the case a failure message names
+std::string case_name(int dim, const Layout &layout)
+{
+  return std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) + " level(s), " +
+      search_name(layout.search) + ", k " + std::to_string(subdivisions_of(layout));
+}
+
 std::vector<Layout> layouts(double top)
 {
   // one level: cells of the level size (k = 1), the default half-size sub-cells, k = 3
@@ -145,9 +152,7 @@ TEST(PairSearch, EveryVariantEqualsAllPairs)
     const Particles p = random_particles(dim == 3 ? 3000 : 1500, dim, omega, 5 + dim);
     const int n = p.r.size(), nlocal = 4 * n / 5;    // the last fifth play ghosts
     for (const Layout &layout : layouts(2.0 * omega + skin)) {
-      const std::string what = std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) +
-          " level(s), " + search_name(layout.search) + ", k " +
-          std::to_string(subdivisions_of(layout));
+      const std::string what = case_name(dim, layout);
       EXPECT_EQ((search<false, true>(layout, p, nlocal, dim, skin)), oracle(p, nlocal, skin, false))
           << "full list, " << what;
       // half, newton off: owned pairs once, cross-level ones from the searching side
@@ -225,9 +230,7 @@ TEST(PairSearch, GatheredRowsAreTheRowByRowCandidates)
     const Particles dense = random_particles(3000, dim, 1.0, 13 + dim);    // radius 1
     const int n = sparse.r.size();
     for (const Layout &layout : layouts(2.0 * omega + skin)) {
-      const std::string what = std::to_string(dim) + "d, " + std::to_string(layout.num_levels()) +
-          " level(s), " + search_name(layout.search) + ", k " +
-          std::to_string(subdivisions_of(layout));
+      const std::string what = case_name(dim, layout);
       expect_gathered_as_row_by_row<false, true>(layout, sparse, 4 * n / 5, dim, skin, what);
       expect_gathered_as_row_by_row<true, false>(layout, sparse, 4 * n / 5, dim, skin, what);
       expect_gathered_as_row_by_row<true, true>(layout, sparse, 4 * n / 5, dim, skin, what);
