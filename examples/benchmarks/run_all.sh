@@ -1,8 +1,9 @@
 #!/bin/bash
 # Reruns every benchmark table of examples/benchmarks/README.md, one run_bench.py invocation
 # per table (CSV and plot in OUTDIR), then prints each table (summarize.py) and, for
-# the scaling run (10⁴ to 10⁷ atoms), microseconds per atom per build.  About 70 minutes on 2 cores; run it
-# on an otherwise idle machine (the timings are wall-clock).
+# the scaling run (10⁴ to 10⁷ atoms), microseconds per atom per build.  15-20 minutes on
+# 2 cores (14.5 on 26 Nov 2026); run it on an otherwise idle machine (the timings are
+# wall-clock).
 #   usage: examples/benchmarks/run_all.sh [LMP [OUTDIR]]   (default build/lmp, results)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
