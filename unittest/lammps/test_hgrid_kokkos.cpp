@@ -322,6 +322,33 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
 
 }    // namespace
 
+// the threads' order (HGRID_KK_ORDER=cells, the default, or atoms) changes no pair of
+// the list, which equals the oracle's either way; any other value is refused by name
+TEST(HGridKokkos, AtomOrderAndCellOrderBuildTheSameRows)
+{
+  const SystemSpec s = kokkos_spec(powerlaw_system(3000, 30.0, 0.3), "off");
+  PairCounts expected;
+  auto rows_of = [&](const char *order) {
+    setenv("HGRID_KK_ORDER", order, 1);
+    auto lmp = make_system(s);
+    unsetenv("HGRID_KK_ORDER");
+    EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
+    expected = oracle(lmp.get(), ListKind::HalfNewtoff);
+    return kokkos_pair_list(lmp.get());
+  };
+  const KokkosList cells = rows_of("cells");
+  EXPECT_EQ(compare(expected, cells.pairs.counts), "") << "cell order vs the oracle";
+  const KokkosList atoms = rows_of("atoms");
+  EXPECT_EQ(compare(expected, atoms.pairs.counts), "") << "atom order vs the oracle";
+  EXPECT_EQ(cells.pairs.entries, atoms.pairs.entries);
+  EXPECT_GT(cells.pairs.entries, 0);
+
+  setenv("HGRID_KK_ORDER", "warps", 1);
+  const std::string msg = error_of(s, {});
+  unsetenv("HGRID_KK_ORDER");
+  EXPECT_NE(msg.find("HGRID_KK_ORDER must be cells or atoms, not warps"), std::string::npos) << msg;
+}
+
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under
 // Kokkos with its reason, while the layout tuning of the same fix runs
 TEST(HGridKokkos, SkinAutoIsRefused)

@@ -131,7 +131,7 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nl
   Kokkos::deep_copy(d_count, 0);
   Kokkos::deep_copy(d_status, 0);
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
+      "hgrid/kk:count_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
         const double xi[3] = {x(i, 0), x(i, 1), x(i, 2)};
         const int h = g.level_of_diameter(2.0 * radius(i) + skin);
         int cell = -1;
@@ -162,7 +162,7 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
   const auto slots = d_slots;
 
   Kokkos::parallel_scan(
-      Kokkos::RangePolicy<DeviceType>(0, ncells + 1),
+      "hgrid/kk:cell_starts", Kokkos::RangePolicy<DeviceType>(0, ncells + 1),
       KOKKOS_LAMBDA(const int c, int &sum, const bool final) {
         const int n = c < ncells ? count(c) : 0;
         if (final) start(c) = sum;
@@ -170,13 +170,14 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
       });
   Kokkos::deep_copy(d_count, 0);
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
+      "hgrid/kk:fill_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
         const int cell = atom2cell(i);
         if (cell >= 0) slots(start(cell) + Kokkos::atomic_fetch_add(&count(cell), 1)) = i;
       });
   // cells hold a few atoms (cell edge >= the level's cutoff diameter / 2)
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<DeviceType>(0, ncells), KOKKOS_LAMBDA(const int c) {
+      "hgrid/kk:sort_cells", Kokkos::RangePolicy<DeviceType>(0, ncells),
+      KOKKOS_LAMBDA(const int c) {
         const int first = start(c), last = start(c + 1);
         for (int s = first + 1; s < last; s++) {
           const int v = slots(s);

@@ -22,6 +22,9 @@
 #include "platform.h"
 #include "transpose_helper_kokkos.h"
 
+#include <cstdlib>
+#include <cstring>
+
 using namespace LAMMPS_NS;
 
 namespace {
@@ -41,8 +44,15 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
-NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
+NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) :
+    NPairHGridBase(lmp), cell_order(true)
 {
+  const char *order = std::getenv("HGRID_KK_ORDER");
+  if (!order) return;
+  if (strcmp(order, "atoms") == 0)
+    cell_order = false;
+  else if (strcmp(order, "cells") != 0)
+    error->all(FLERR, "Environment variable HGRID_KK_ORDER must be cells or atoms, not {}", order);
 }
 
 /* ----------------------------------------------------------------------
@@ -210,7 +220,7 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::place_rows(NeighListKokkos<Device
   const auto d_room_ = d_room;
   long long slots = 0;
   Kokkos::parallel_scan(
-      Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      "hgrid/kk:place_rows", Kokkos::RangePolicy<DeviceType>(0, nlocal),
       KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
         if (final) start(i) = static_cast<int>(sum);
         sum += d_room_(g.level_of_cell(atom2cell(i)));
@@ -235,7 +245,7 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::longest_row(NeighListKokkos<Devic
   const auto numneigh = list->d_numneigh;
   int longest = 0;
   Kokkos::parallel_reduce(
-      Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      "hgrid/kk:longest_row", Kokkos::RangePolicy<DeviceType>(0, nlocal),
       KOKKOS_LAMBDA(const int i, int &most) {
         if (g.level_of_cell(atom2cell(i)) == level && numneigh(i) > most) most = numneigh(i);
       },
@@ -251,16 +261,20 @@ template <class DeviceType, int NEWTON, int TRI>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_any(NeighListKokkos<DeviceType> *list,
                                                           int nlocal, hgrid::SearchCounters &count)
 {
-  return exclude ? search<1>(list, nlocal, count) : search<0>(list, nlocal, count);
+  if (exclude)
+    return cell_order ? search<1, 1>(list, nlocal, count) : search<1, 0>(list, nlocal, count);
+  return cell_order ? search<0, 1>(list, nlocal, count) : search<0, 0>(list, nlocal, count);
 }
 
 /* ----------------------------------------------------------------------
    one thread per owned atom, each row stored up to its room; returns the
-   largest excess of a row over its room (<= 0: every row fits)
+   largest excess of a row over its room (<= 0: every row fits).
+   CELL_ORDER: thread s takes the atom of slot s (atoms by cell, cells by level;
+   ghosts and slots past the binned atoms leave their thread idle)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
-template <int EXCLUDE>
+template <int EXCLUDE, int CELL_ORDER>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType> *list, int nlocal,
                                                       hgrid::SearchCounters &count)
 {
@@ -285,11 +299,16 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
   const HGridExclusionsKokkos<DeviceType> ex = EXCLUDE ? exclusions()
                                                        : HGridExclusionsKokkos<DeviceType>();
 
+  const int nthreads = CELL_ORDER ? atom->nlocal + atom->nghost : nlocal;
+  const int ncells = kbin->get_cells().num_cells();
+
   long long visited = 0, checks = 0;
   int excess = 0;
   Kokkos::parallel_reduce(
-      Kokkos::RangePolicy<DeviceType>(0, nlocal),
-      KOKKOS_LAMBDA(const int i, long long &nvisit, long long &ncheck, int &most) {
+      "hgrid/kk:search", Kokkos::RangePolicy<DeviceType>(0, nthreads),
+      KOKKOS_LAMBDA(const int s, long long &nvisit, long long &ncheck, int &most) {
+        const int i = !CELL_ORDER ? s : (s < g.cell_start[ncells] ? g.slots[s] : nlocal);
+        if (CELL_ORDER && i >= nlocal) return;
         const int icell = atom2cell(i);
         const int irow = rows.row(i), jfirst = rows.first(i);
         const int nroom = rows.packed ? d_room_(g.level_of_cell(icell)) : maxneighs;
