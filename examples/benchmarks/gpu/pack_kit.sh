@@ -5,11 +5,53 @@
 # STUBS, fmt, nlohmann and the other files the core patch changes), the Kokkos source,
 # and GoogleTest's headers and static libraries (Debian's libgtest-dev).
 #   usage: examples/benchmarks/gpu/pack_kit.sh [KIT]
+#          examples/benchmarks/gpu/pack_kit.sh --prebuilt BUILD [KIT]
+# --prebuilt packs instead the binaries of a CUDA build made here (cuda_check.sh with
+# -DHGRID_MPI=OFF: the GPU machine has no MPI) into KIT/prebuilt.tar.xz (~25 MB): lmp,
+# test_hgrid_kokkos, the kernel timer (kernel_times.cpp) and the runtime libraries the
+# GPU machine may lack (libcudart, libgomp); run_gpu.sh then builds nothing there.
 # The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
 # this checkout used; the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot
 # beside the project (../shared/third_party).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+
+pack_prebuilt() {    # BUILD KIT
+  local build kit=$2 stage lib
+  build=$(cd "$1" && pwd)
+  for f in lmp unittest/test_hgrid_kokkos; do
+    [ -x "$build/$f" ] || { echo "pack_kit.sh: no $build/$f: build it with cuda_check.sh" >&2; exit 1; }
+  done
+  if ldd "$build/lmp" | grep -q libmpi; then
+    echo "pack_kit.sh: $build/lmp links MPI, which the GPU machine lacks: build with -DHGRID_MPI=OFF" >&2
+    exit 1
+  fi
+  if ! "$root/unittest/kokkos_api.sh" "$build/lmp" | grep -q CUDA; then
+    echo "pack_kit.sh: $build/lmp is not a CUDA build (lmp -h names no CUDA API)" >&2
+    exit 1
+  fi
+  stage=$(mktemp -d)
+  mkdir -p "$stage/unittest" "$stage/runtime"
+  cp "$build/lmp" "$stage/"
+  cp "$build/unittest/test_hgrid_kokkos" "$stage/unittest/"
+  echo "$build/lmp" >"$stage/lmp_path"
+  echo "$(hostname) $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD)$(
+    git -C "$root" diff --quiet HEAD -- src unittest || echo ' + uncommitted changes')" >"$stage/built_on"
+  for lib in libcudart.so.13 libgomp.so.1; do
+    cp -L "$(ldd "$build/lmp" | awk -v l=$lib '$1 == l {print $3}')" "$stage/runtime/$lib"
+  done
+  g++ -O2 -shared -fPIC -I/usr/local/cuda/include "$root/examples/benchmarks/gpu/kernel_times.cpp" \
+    -L/usr/local/cuda/lib64 -lcudart -o "$stage/runtime/libkernel_times.so"
+  rm -rf "$kit" && mkdir -p "$kit"
+  tar cJf "$kit/prebuilt.tar.xz" -C "$stage" .
+  rm -rf "$stage"
+  echo "pack_kit.sh: wrote $kit/prebuilt.tar.xz ($(du -sh "$kit/prebuilt.tar.xz" | cut -f1)) from $build"
+}
+
+if [ "${1:-}" = "--prebuilt" ]; then
+  pack_prebuilt "${2:?usage: pack_kit.sh --prebuilt BUILD [KIT]}" "${3:-$root/.gpu-kit}"
+  exit 0
+fi
 kit=${1:-$root/.gpu-kit}
 
 # --- LAMMPS: the pristine tree a build was patched from, or the folder you name --------

@@ -4,14 +4,22 @@
 # GPU (hgrid_kokkos: oracle cases, contact history against kk bin, restart), then the GPU
 # table (gpu_table.py: kk bin and kk hgrid, N x omega), and writes to OUT:
 #   build.log  kokkos-tests.log  table.log  gpu.csv  gpu.md  nvidia-smi.txt  logs.tar.gz
+#   profile.tar.gz (with HGRID_GPU_PROFILE)
 # Without a GPU (nvidia-smi finds none) it does every step up to the GPU run and says
 # that it stops there.
 #   usage: examples/benchmarks/gpu/run_gpu.sh OUT
 # Sources: the kit .gpu-kit (pack_kit.sh; for a machine without network) where present,
 # else HGRID_LAMMPS_SOURCE (empty: Debian's download) and HGRID_KOKKOS_SOURCE (or
 # ../shared/third_party). No MPI on the machine: built with LAMMPS' serial stubs.
+# With a kit packed by `pack_kit.sh --prebuilt BUILD` (lmp, test_hgrid_kokkos and the
+# kernel timer built with nvcc on a machine without GPU) the GPU machine builds nothing:
+# step 1 unpacks them, so its time goes to the tests and the table.
 # Knobs: HGRID_GPU_N (default 1e5,1e6,1e7), HGRID_GPU_OMEGA (1,10,30,100),
-# HGRID_GPU_STEPS (20), HGRID_GPU_TIMEOUT (seconds per run, 90), HGRID_GPU_BUILD (build-gpu).
+# HGRID_GPU_STEPS (20), HGRID_GPU_TIMEOUT (seconds per run, 90), HGRID_GPU_BUILD (build-gpu),
+# HGRID_GPU_CASES (N:OMEGA:STYLE[:TIMEOUT],... run in that order instead of N x OMEGA),
+# HGRID_GPU_DEADLINE (seconds after the table starts: no run starts later),
+# HGRID_GPU_PROFILE (N:OMEGA:STYLE,...: each run timed kernel by kernel, kernel_times.cpp),
+# HGRID_GPU_NCU (N:OMEGA:STYLE:REGEX,...: Nsight Compute counters of one kernel).
 # On the lent device (16 cores, H100): pack_kit.sh here, then run with carry .gpu-kit:
 #   bash examples/benchmarks/gpu/run_gpu.sh $OUT
 set -euo pipefail
@@ -19,6 +27,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 build=${HGRID_GPU_BUILD:-$root/build-gpu}
 kit=${HGRID_GPU_KIT:-$root/.gpu-kit}
+here=$root/examples/benchmarks/gpu
 export PATH=$PATH:/usr/local/cuda/bin
 log() { echo "hgrid gpu: $*" | tee -a "$out/build.log"; }
 : >"$out/build.log"
@@ -26,34 +35,63 @@ log() { echo "hgrid gpu: $*" | tee -a "$out/build.log"; }
 # --- 1. configure and build (every step a machine without GPU can do) ---------------------
 # unittest/cuda_check.sh: the checked sources, then lmp and test_hgrid_kokkos, each
 # failing on an error or a cross-execution-space warning, and lmp -h's CUDA API
-args=("-DKokkos_ARCH_${HGRID_GPU_ARCH:-HOPPER90}=ON")
-lammps=${HGRID_LAMMPS_SOURCE:-}
-kokkos=${HGRID_KOKKOS_SOURCE:-}
-[ -z "$lammps" ] && [ -f "$kit/lammps.tar.gz" ] && lammps=$kit/lammps.tar.gz
-[ -z "$kokkos" ] && [ -f "$kit/kokkos.tar.gz" ] && kokkos=$kit/kokkos.tar.gz
-[ -z "$kokkos" ] && kokkos=$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)
-if [ -z "$kokkos" ]; then
-  log "no Kokkos source: set HGRID_KOKKOS_SOURCE or pack a kit (pack_kit.sh)"
-  exit 1
+build_here() {
+  local args=("-DKokkos_ARCH_${HGRID_GPU_ARCH:-HOPPER90}=ON") status=0
+  local lammps=${HGRID_LAMMPS_SOURCE:-} kokkos=${HGRID_KOKKOS_SOURCE:-}
+  [ -z "$lammps" ] && [ -f "$kit/lammps.tar.gz" ] && lammps=$kit/lammps.tar.gz
+  [ -z "$kokkos" ] && [ -f "$kit/kokkos.tar.gz" ] && kokkos=$kit/kokkos.tar.gz
+  [ -z "$kokkos" ] && kokkos=$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)
+  if [ -z "$kokkos" ]; then
+    log "no Kokkos source: set HGRID_KOKKOS_SOURCE or pack a kit (pack_kit.sh)"
+    exit 1
+  fi
+  [ -n "$lammps" ] && args+=("-DHGRID_LAMMPS_SOURCE=$lammps")
+  if ! command -v mpicxx >/dev/null; then
+    args+=(-DHGRID_MPI=OFF)
+    log "no MPI here: LAMMPS with its serial MPI stubs (no test on several ranks)"
+  fi
+  if [ ! -f /usr/include/gtest/gtest.h ] && [ -d "$kit/gtest" ]; then
+    args+=("-DGTEST_ROOT=$kit/gtest")
+  fi
+  if ! command -v nvcc >/dev/null; then
+    log "no nvcc on PATH or in /usr/local/cuda/bin: a CUDA build needs the CUDA toolkit"
+    exit 1
+  fi
+  log "build $build with Kokkos $kokkos: ${args[*]}"
+  HGRID_CUDA_FULL=1 "$root/unittest/cuda_check.sh" "$kokkos" "$build" "${args[@]}" \
+    >>"$out/build.log" 2>&1 || status=$?
+  grep '^hgrid: CUDA stage' "$out/build.log" || true
+  [ "$status" -eq 0 ] || { log "build FAILED (see build.log)"; exit 1; }
+  mkdir -p "$build/runtime"
+  g++ -O2 -shared -fPIC -I/usr/local/cuda/include "$here/kernel_times.cpp" \
+    -L/usr/local/cuda/lib64 -lcudart -o "$build/runtime/libkernel_times.so"
+}
+
+# the binaries pack_kit.sh --prebuilt packed: the test binary runs lmp by the path it
+# was built with; the runtime libraries (CUDA's runtime, OpenMP) go on the library
+# path only where this machine lacks one of them
+unpack_prebuilt() {
+  rm -rf "$build" && mkdir -p "$build"
+  tar xJf "$kit/prebuilt.tar.xz" -C "$build"
+  local lmp_path
+  lmp_path=$(cat "$build/lmp_path")
+  if [ "$lmp_path" != "$build/lmp" ] && [ ! -e "$lmp_path" ]; then
+    mkdir -p "$(dirname "$lmp_path")" && ln -s "$build/lmp" "$lmp_path"
+  fi
+  if ldd "$build/lmp" | grep -q 'not found'; then
+    export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  log "prebuilt binaries from the kit: $(cat "$build/built_on")"
+  ldd "$build/lmp" | grep 'not found' | sed 's/^/hgrid gpu: still missing: /' || true
+}
+
+prebuilt=0
+if [ -f "$kit/prebuilt.tar.xz" ]; then
+  prebuilt=1
+  unpack_prebuilt
+else
+  build_here
 fi
-[ -n "$lammps" ] && args+=("-DHGRID_LAMMPS_SOURCE=$lammps")
-if ! command -v mpicxx >/dev/null; then
-  args+=(-DHGRID_MPI=OFF)
-  log "no MPI here: LAMMPS with its serial MPI stubs (no test on several ranks)"
-fi
-if [ ! -f /usr/include/gtest/gtest.h ] && [ -d "$kit/gtest" ]; then
-  args+=("-DGTEST_ROOT=$kit/gtest")
-fi
-if ! command -v nvcc >/dev/null; then
-  log "no nvcc on PATH or in /usr/local/cuda/bin: a CUDA build needs the CUDA toolkit"
-  exit 1
-fi
-log "build $build with Kokkos $kokkos: ${args[*]}"
-status=0
-HGRID_CUDA_FULL=1 "$root/unittest/cuda_check.sh" "$kokkos" "$build" "${args[@]}" >>"$out/build.log" 2>&1 ||
-  status=$?
-grep '^hgrid: CUDA stage' "$out/build.log" || true
-[ "$status" -eq 0 ] || { log "build FAILED (see build.log)"; exit 1; }
 
 # --- 2. the GPU ---------------------------------------------------------------------------
 if ! nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1 || ! grep -q GPU "$out/nvidia-smi.txt"; then
@@ -64,16 +102,66 @@ fi
 nvidia-smi >>"$out/nvidia-smi.txt"
 log "GPU: $(head -1 "$out/nvidia-smi.txt")"
 
+# --- 3. the Kokkos tests on the GPU ---------------------------------------------------------
 tests=0
-ctest --test-dir "$build" -L kokkos --output-on-failure --timeout 900 >"$out/kokkos-tests.log" 2>&1 || tests=$?
-log "Kokkos tests on the GPU: $(grep -E 'tests passed|tests failed' "$out/kokkos-tests.log" || echo 'no summary')"
+start=$(date +%s)
+if [ "$prebuilt" -eq 1 ]; then    # ctest's files name the paths of the build machine
+  mkdir -p "$build/test-run"
+  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
+    timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" "$build/unittest/test_hgrid_kokkos") \
+    >"$out/kokkos-tests.log" 2>&1 || tests=$?
+  log "Kokkos tests on the GPU (exit $tests, $(( $(date +%s) - start )) s):" \
+      "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/kokkos-tests.log" | tr '\n' ' ' || echo 'no summary')"
+else
+  ctest --test-dir "$build" -L kokkos --output-on-failure --timeout 900 >"$out/kokkos-tests.log" 2>&1 || tests=$?
+  log "Kokkos tests on the GPU: $(grep -E 'tests passed|tests failed' "$out/kokkos-tests.log" || echo 'no summary')"
+fi
 
+# --- 4. the table, then the kernel profile ---------------------------------------------------
 table=0
-python3 "$root/examples/benchmarks/gpu/gpu_table.py" --lmp "$build/lmp" --out "$out" \
+cases=()
+[ -n "${HGRID_GPU_CASES:-}" ] && cases=(--cases "$HGRID_GPU_CASES")
+[ -n "${HGRID_GPU_DEADLINE:-}" ] && cases+=(--deadline "$HGRID_GPU_DEADLINE")
+python3 "$here/gpu_table.py" --lmp "$build/lmp" --out "$out" \
   --workdir "$build/gpu-logs" --n "${HGRID_GPU_N:-1e5,1e6,1e7}" \
   --omega "${HGRID_GPU_OMEGA:-1,10,30,100}" --steps "${HGRID_GPU_STEPS:-20}" \
-  --timeout "${HGRID_GPU_TIMEOUT:-90}" >"$out/table.log" 2>&1 || table=$?
+  --timeout "${HGRID_GPU_TIMEOUT:-90}" "${cases[@]}" >"$out/table.log" 2>&1 || table=$?
 tar czf "$out/logs.tar.gz" -C "$build" gpu-logs 2>/dev/null || true
 cat "$out/gpu.md" 2>/dev/null || tail -20 "$out/table.log"
+
+if [ -n "${HGRID_GPU_PROFILE:-}" ]; then
+  mkdir -p "$build/profile"
+  for item in ${HGRID_GPU_PROFILE//,/ }; do
+    IFS=: read -r n omega style <<<"$item"
+    name="$style.n$n.w$omega"
+    (cd "$build/profile" && KOKKOS_TOOLS_LIBS="$build/runtime/libkernel_times.so" \
+      KERNEL_TIMES_OUT="times.$name.tsv" timeout 120 "$build/lmp" -in "$root/examples/benchmarks/in.bench" \
+      -log "log.$name" -screen none -nocite -var style "$style" -var n "$n" -var omega "$omega" \
+      -var steps "${HGRID_GPU_STEPS:-20}" -var newton off -var history yes \
+      -k on g 1 -sf kk -pk kokkos neigh half newton off) || log "profile $name: exit $?"
+    log "profile $name: $(grep -E '^Neigh ' "$build/profile/log.$name" 2>/dev/null || echo 'no Neigh line')"
+  done
+fi
+# HGRID_GPU_NCU=N:OMEGA:STYLE:REGEX,...: Nsight Compute's counters of the 4th kernel
+# whose demangled name matches REGEX (e.g. 'search<' for kk hgrid's search, 'NPairKokkos'
+# for kk bin's): time, threads active per warp instruction, cache hit rates
+if [ -n "${HGRID_GPU_NCU:-}" ] && command -v ncu >/dev/null; then
+  mkdir -p "$build/profile"
+  metrics=gpu__time_duration.sum,smsp__thread_inst_executed_per_inst_executed.ratio
+  metrics+=,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct
+  metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+  for item in ${HGRID_GPU_NCU//,/ }; do
+    IFS=: read -r n omega style regex <<<"$item"
+    name="$style.n$n.w$omega"
+    (cd "$build/profile" && timeout 120 ncu --kernel-name-base demangled -k "regex:$regex" \
+      --launch-skip 3 --launch-count 1 --metrics "$metrics" "$build/lmp" \
+      -in "$root/examples/benchmarks/in.bench" -log "log.ncu.$name" -screen none -nocite \
+      -var style "$style" -var n "$n" -var omega "$omega" -var steps 10 -var newton off \
+      -var history yes -k on g 1 -sf kk -pk kokkos neigh half newton off) \
+      >"$build/profile/ncu.$name.txt" 2>&1 || log "ncu $name: exit $?"
+  done
+fi
+[ -d "$build/profile" ] && tar czf "$out/profile.tar.gz" -C "$build" profile
 log "done: Kokkos tests exit $tests, table exit $table; files in $out"
 [ "$tests" -eq 0 ] && [ "$table" -eq 0 ]
