@@ -7,7 +7,7 @@
 #   usage: examples/benchmarks/gpu/pack_kit.sh [KIT]
 #          examples/benchmarks/gpu/pack_kit.sh --prebuilt BUILD [KIT]
 # --prebuilt packs instead the binaries of a CUDA build made here (cuda_check.sh with
-# -DHGRID_MPI=OFF: the GPU machine has no MPI) into KIT/prebuilt.tar.xz (~25 MB): lmp,
+# -DHGRID_MPI=OFF: the GPU machine has no MPI) into KIT/prebuilt.tar.gz (~25 MB): lmp,
 # test_hgrid_kokkos, the kernel timer (kernel_times.cpp) and the runtime libraries the
 # GPU machine may lack (libcudart, libgomp); run_gpu.sh then builds nothing there.
 # The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
@@ -43,9 +43,9 @@ pack_prebuilt() {    # BUILD KIT
   g++ -O2 -shared -fPIC -I/usr/local/cuda/include "$root/examples/benchmarks/gpu/kernel_times.cpp" \
     -L/usr/local/cuda/lib64 -lcudart -o "$stage/runtime/libkernel_times.so"
   rm -rf "$kit" && mkdir -p "$kit"
-  tar cJf "$kit/prebuilt.tar.xz" -C "$stage" .
+  tar czf "$kit/prebuilt.tar.gz" -C "$stage" .
   rm -rf "$stage"
-  echo "pack_kit.sh: wrote $kit/prebuilt.tar.xz ($(du -sh "$kit/prebuilt.tar.xz" | cut -f1)) from $build"
+  echo "pack_kit.sh: wrote $kit/prebuilt.tar.gz ($(du -sh "$kit/prebuilt.tar.gz" | cut -f1)) from $build"
 }
 
 if [ "${1:-}" = "--prebuilt" ]; then

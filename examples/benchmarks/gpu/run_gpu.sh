@@ -72,7 +72,7 @@ build_here() {
 # path only where this machine lacks one of them
 unpack_prebuilt() {
   rm -rf "$build" && mkdir -p "$build"
-  tar xJf "$kit/prebuilt.tar.xz" -C "$build"
+  tar xzf "$kit/prebuilt.tar.gz" -C "$build"
   local lmp_path
   lmp_path=$(cat "$build/lmp_path")
   if [ "$lmp_path" != "$build/lmp" ] && [ ! -e "$lmp_path" ]; then
@@ -86,8 +86,9 @@ unpack_prebuilt() {
 }
 
 prebuilt=0
-if [ -f "$kit/prebuilt.tar.xz" ]; then
+if [ -f "$kit/prebuilt.tar.gz" ]; then
   prebuilt=1
+  build=${HGRID_GPU_BUILD:-$root/build-gpu-prebuilt}    # never a build of this checkout
   unpack_prebuilt
 else
   build_here
