@@ -24,12 +24,18 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 using namespace LAMMPS_NS;
 
 namespace {
-// positions, radii and IDs of Kokkos atoms, as hgrid::PairSearch reads them
+// positions, radii and IDs of Kokkos atoms, as hgrid::PairSearch reads them. The views
+// are held by value: a reference (DualView::view() returns one) would point into the
+// host's AtomKokkos from the GPU, which no host-memory backend notices
 template <class XView, class RView, class TagView> struct KokkosAtoms {
+  static_assert(!std::is_reference_v<XView> && !std::is_reference_v<RView> &&
+                    !std::is_reference_v<TagView>,
+                "KokkosAtoms holds copies of the views, not references to the host's");
   XView x;
   RView r;
   TagView t;
@@ -282,9 +288,9 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
   hgrid::GridView g = kbin->device_view();
   g.level_rows = d_level_rows.data();
   g.rows = d_rows.data();
-  const auto atoms = KokkosAtoms<decltype(atomKK->k_x.view<DeviceType>()),
-                                 decltype(atomKK->k_radius.view<DeviceType>()),
-                                 decltype(atomKK->k_tag.view<DeviceType>())>{
+  const auto atoms = KokkosAtoms<std::decay_t<decltype(atomKK->k_x.view<DeviceType>())>,
+                                 std::decay_t<decltype(atomKK->k_radius.view<DeviceType>())>,
+                                 std::decay_t<decltype(atomKK->k_tag.view<DeviceType>())>>{
       atomKK->k_x.view<DeviceType>(), atomKK->k_radius.view<DeviceType>(),
       atomKK->k_tag.view<DeviceType>(), IMAGE_TOLERANCE * force->angstrom};
   const auto atom2cell = kbin->d_atom2cell;
