@@ -15,9 +15,9 @@ what was in use before it) and the pairs found. A run that exceeds --timeout, or
 DIR/gpu.csv and DIR/gpu.md (the table), each run's LAMMPS log in the workdir.
 --cases runs the runs it names in its order instead of N x omega x styles (the most
 wanted first, so that a time-limited session gets them). A style may carry variants
-after '+': "atoms" (HGRID_KK_ORDER=atoms: kk hgrid's threads take atoms by index, not by
-cell) and "sortB" (in.bench's sortbin B: the atom sort's bin size), e.g.
-1e6:100:hgrid+atoms+sort4. A run that would start after
+after '+': "atoms" or "cells" (HGRID_KK_ORDER: kk hgrid's threads take atoms by index,
+the default, or by cell) and "sortB" (in.bench's sortbin B: the atom sort's bin size),
+e.g. 1e6:100:hgrid+cells+sort4. A run that would start after
 --deadline seconds is recorded as not run. Rows are written to the CSV and the table as
 each run ends, so a run killed midway keeps the rows before it.
 Needs a GPU (nvidia-smi) and a CUDA build of lmp (HGRID_KOKKOS=CUDA).
@@ -85,8 +85,8 @@ def variant(style):
     name, *options = style.split("+")
     extra, env = [], {}
     for o in options:
-        if o == "atoms":
-            env["HGRID_KK_ORDER"] = "atoms"
+        if o in ("atoms", "cells"):
+            env["HGRID_KK_ORDER"] = o
         elif o.startswith("sort"):
             extra += ["sortbin", o[4:]]
         else:

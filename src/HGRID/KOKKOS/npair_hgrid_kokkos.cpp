@@ -51,13 +51,13 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
 
 template <class DeviceType, int NEWTON, int TRI>
 NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) :
-    NPairHGridBase(lmp), cell_order(true)
+    NPairHGridBase(lmp), cell_order(false)
 {
   const char *order = std::getenv("HGRID_KK_ORDER");
   if (!order) return;
-  if (strcmp(order, "atoms") == 0)
-    cell_order = false;
-  else if (strcmp(order, "cells") != 0)
+  if (strcmp(order, "cells") == 0)
+    cell_order = true;
+  else if (strcmp(order, "atoms") != 0)
     error->all(FLERR, "Environment variable HGRID_KK_ORDER must be cells or atoms, not {}", order);
 }
 

@@ -88,12 +88,11 @@ template <class DeviceType> struct HGridExclusionsKokkos {
    With a Kokkos list the planner searches Bottom-Up unless the user chose otherwise:
    a cross-level pair is stored in the smaller particle's row.
 
-   Threads take the owned atoms in the order of the cells they are binned in (levels
-   one after the other, NBinHGridKokkos' slots), so the threads of a warp search one
-   level and neighboring cells, whatever order the atoms are stored in (the KOKKOS
-   atom sort bins by half the largest cutoff: at size ratio 100, bins of thousands of
-   small atoms in no spatial order).  HGRID_KK_ORDER=atoms in the environment takes
-   them by atom index instead, for side-by-side benchmarks of the two.
+   Thread i takes owned atom i. HGRID_KK_ORDER=cells in the environment makes the
+   threads take the atoms in the order of their cells instead (levels one after the
+   other, NBinHGridKokkos' slots), so that a warp searches one level and neighboring
+   cells: measured slower on an H200 (10^6 atoms, omega 100: 9.5 ms per build against
+   5.4 ms by atom index), kept for side-by-side benchmarks.
 
    Rows are packed (NeighRowsKokkos) for consumers that read them so (packed_ok:
    gran/hooke/history/kk and fix neigh/history/kk): each row gets the room of its
@@ -130,7 +129,7 @@ class NPairHGridKokkos : public NPairHGridBase {
   std::vector<int> room;                        // packed rows: slots per row, by level
   std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
-  bool cell_order;    // threads take atoms in cell order (else by atom index)
+  bool cell_order;    // threads take atoms in cell order (HGRID_KK_ORDER=cells)
   HGridExclusionsKokkos<DeviceType> exclusions() const;
   int search_any(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
