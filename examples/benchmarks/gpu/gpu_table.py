@@ -16,8 +16,9 @@ DIR/gpu.csv and DIR/gpu.md (the table), each run's LAMMPS log in the workdir.
 --cases runs the runs it names in its order instead of N x omega x styles (the most
 wanted first, so that a time-limited session gets them). A style may carry variants
 after '+': "atoms" or "cells" (HGRID_KK_ORDER: kk hgrid's threads take atoms by index,
-the default, or by cell) and "sortB" (in.bench's sortbin B: the atom sort's bin size),
-e.g. 1e6:100:hgrid+cells+sort4. A run that would start after
+the default, or by cell), "topdown" or "bottomup" (neighbor hgrid's search keyword; the
+planner takes Bottom-Up for Kokkos lists) and "sortB" (in.bench's sortbin B: the atom
+sort's bin size), e.g. 1e6:100:hgrid+cells+topdown. A run that would start after
 --deadline seconds is recorded as not run. Rows are written to the CSV and the table as
 each run ends, so a run killed midway keeps the rows before it.
 Needs a GPU (nvidia-smi) and a CUDA build of lmp (HGRID_KOKKOS=CUDA).
@@ -87,6 +88,8 @@ def variant(style):
     for o in options:
         if o in ("atoms", "cells"):
             env["HGRID_KK_ORDER"] = o
+        elif o in ("topdown", "bottomup"):
+            extra += ["search", o]
         elif o.startswith("sort"):
             extra += ["sortbin", o[4:]]
         else:
