@@ -77,7 +77,8 @@ def uses_asan(lmp):
         return False
 
 
-def run_one(args, case, style, extra, workdir, lmp_args=()):
+def run_one(args, case, style, extra, workdir, lmp_args=(), env=None):
+    """one lmp run of in.bench; env: variables added to the environment of that run"""
     log = os.path.join(workdir, "log.bench")
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
            "-nocite", "-var", "style", style, "-var", "steps", str(args.steps)] + list(lmp_args)
@@ -104,6 +105,7 @@ def run_one(args, case, style, extra, workdir, lmp_args=()):
         # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
         uncapped = args.asan or args.mem_gb <= 0
         done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=None if uncapped else cap,
+                              env={**os.environ, **env} if env else None,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}

@@ -147,12 +147,8 @@ def main():
         else:
             args.timeout = timeout
             name, extra, env = variant(style)
-            saved = dict(os.environ)
-            os.environ.update(env)
             with PeakMemory() as peak:
-                r = run_bench.run_one(args, case, name, KK_VARS + extra, workdir, kokkos)
-            os.environ.clear()
-            os.environ.update(saved)
+                r = run_bench.run_one(args, case, name, KK_VARS + extra, workdir, kokkos, env)
             mb = peak.mb
             log = os.path.join(workdir, "log.bench")
             if os.path.exists(log):

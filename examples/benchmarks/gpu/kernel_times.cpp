@@ -6,8 +6,7 @@
    breakdown, not for the totals). Deep copies are counted by direction (source space ->
    destination space) with their bytes; a Cuda -> Host copy is a host sync.
 
-   build:  g++ -O2 -shared -fPIC -I/usr/local/cuda/include kernel_times.cpp \
-             -L/usr/local/cuda/lib64 -lcudart -o libkernel_times.so
+   build:  examples/benchmarks/gpu/build_kernel_times.sh libkernel_times.so
    use:    KOKKOS_TOOLS_LIBS=$PWD/libkernel_times.so KERNEL_TIMES_OUT=times.tsv lmp -k on g 1 ...
    output: one line per kernel name and per copy direction, tab-separated:
            kind  count  seconds  bytes  name                                             */

@@ -40,8 +40,7 @@ pack_prebuilt() {    # BUILD KIT
   for lib in libcudart.so.13 libgomp.so.1; do
     cp -L "$(ldd "$build/lmp" | awk -v l=$lib '$1 == l {print $3}')" "$stage/runtime/$lib"
   done
-  g++ -O2 -shared -fPIC -I/usr/local/cuda/include "$root/examples/benchmarks/gpu/kernel_times.cpp" \
-    -L/usr/local/cuda/lib64 -lcudart -o "$stage/runtime/libkernel_times.so"
+  "$root/examples/benchmarks/gpu/build_kernel_times.sh" "$stage/runtime/libkernel_times.so"
   rm -rf "$kit" && mkdir -p "$kit"
   tar czf "$kit/prebuilt.tar.gz" -C "$stage" .
   rm -rf "$stage"

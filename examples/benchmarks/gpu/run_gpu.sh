@@ -63,8 +63,7 @@ build_here() {
   grep '^hgrid: CUDA stage' "$out/build.log" || true
   [ "$status" -eq 0 ] || { log "build FAILED (see build.log)"; exit 1; }
   mkdir -p "$build/runtime"
-  g++ -O2 -shared -fPIC -I/usr/local/cuda/include "$here/kernel_times.cpp" \
-    -L/usr/local/cuda/lib64 -lcudart -o "$build/runtime/libkernel_times.so"
+  "$here/build_kernel_times.sh" "$build/runtime/libkernel_times.so"
 }
 
 # the binaries pack_kit.sh --prebuilt packed: the test binary runs lmp by the path it
