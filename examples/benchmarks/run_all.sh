@@ -31,5 +31,12 @@ for t in 3d_nu0.3_N1e5 3d_nu0.6_N1e5 3d_nu0.3_N1e5_np2 2d_nu0.6_N1e5; do
   "$py" "$here/summarize.py" "$out/bench_$t.csv"
 done
 echo
-echo "scaling (us per atom per build, ratio to the monodisperse bin build of the same N):"
-awk -F, 'NR > 1 { printf "  N %-8s %-12s %s us (%s)\n", $2, $6, $9, $10 }' "$out/bench_3d_scaling.csv"
+echo "scaling (us per atom per build, ratio to the monodisperse bin build of the same N;"
+echo "memory: LAMMPS' figure and the peak resident memory, ratios to the monodisperse run's):"
+"$py" - "$out/bench_3d_scaling.csv" << 'EOF'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print("  N %-8s %-12s %s us (%s)  %s MB (%s), peak %s MB (%s)" % (
+        r["n"], r["style"], r["us_per_atom"], r["vs_mono_bin"], r["mem_mb"], r["mem_vs_mono"],
+        r["peak_rss_mb"], r["rss_vs_mono"]))
+EOF

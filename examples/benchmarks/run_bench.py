@@ -10,7 +10,7 @@ For every (dim, N, nu, alpha, omega) it runs in.bench under each style (bin, mul
 hgrid; bin and hgrid also with the OPENMP package, 1 and 2 threads) and records the
 neighbor time per build (Neigh / list builds), the whole step (Loop / steps) and the
 ghost communication per step (Comm / steps), the pairs found, the memory per rank
-LAMMPS reports, and the ratios of build and Comm time to monodisperse bin at the
+LAMMPS reports and (one rank) the process's peak resident memory, and the ratios of build and Comm time to monodisperse bin at the
 same N, nu, dim.
 A run that exceeds the timeout or the memory limit (--mem-gb; not applied to an lmp
 built with AddressSanitizer) is recorded as such.
@@ -104,18 +104,17 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None):
         # of virtual address space, which any RLIMIT_AS of a realistic size refuses), nor
         # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
         uncapped = args.asan or args.mem_gb <= 0
-        done = subprocess.run(cmd, timeout=args.timeout, preexec_fn=None if uncapped else cap,
-                              env={**os.environ, **env} if env else None,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        returncode, peak_kb = run_measured(cmd, args.timeout, None if uncapped else cap,
+                                           {**os.environ, **env} if env else None)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}
     wall = time.time() - start
     text = open(log).read() if os.path.exists(log) else ""
     neigh = re.search(r"^Neigh\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     builds = re.search(r"^Neighbor list builds = (\d+)", text, re.M)
-    if done.returncode != 0 or not neigh or not builds:
+    if returncode != 0 or not neigh or not builds:
         err = re.search(r"^ERROR.*$", text, re.M)
-        return {"status": err.group(0)[:80] if err else "failed (exit %d, memory?)" % done.returncode}
+        return {"status": err.group(0)[:80] if err else "failed (exit %d, memory?)" % returncode}
     pairs = re.search(r"^Total # of neighbors = (\d+)", text, re.M)
     mem = re.search(r"^Per MPI rank memory allocation \(min/avg/max\) = \S+ \| \S+ \| (\S+)", text, re.M)
     ghosts = re.search(r"^Nghost:\s*(\S+) ave", text, re.M)
@@ -127,7 +126,28 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None):
             "comm_ms_per_step": 1000.0 * float(comm.group(1)) / args.steps if comm else float("nan"),
             "pairs": int(pairs.group(1)) if pairs else -1,
             "mem_mb": float(mem.group(1)) if mem else float("nan"),
+            # one process: everything it allocated, the figure LAMMPS reports leaves
+            # some arrays out (those of NPair classes, transient ones)
+            "peak_rss_mb": peak_kb / 1024.0 if args.np == 1 else float("nan"),
             "ghosts": float(ghosts.group(1)) if ghosts else float("nan")}
+
+
+def run_measured(cmd, timeout, preexec, env):
+    """run cmd; (exit code, peak resident set of the process in KB, from wait4);
+    subprocess.TimeoutExpired after timeout seconds"""
+    proc = subprocess.Popen(cmd, preexec_fn=preexec, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)    # reaped here, not by Popen
+            return proc.returncode, usage.ru_maxrss
+        if time.time() > deadline:
+            proc.kill()
+            proc.wait()
+            raise subprocess.TimeoutExpired(cmd, timeout)
+        time.sleep(0.02)
 
 
 def run_best(args, case, style, extra, workdir, lmp_args=()):
@@ -171,7 +191,7 @@ def main():
     rows, ok = [], True
     fields = ["dim", "n", "nu", "alpha", "omega", "style", "status", "ms_per_build",
               "us_per_atom", "vs_mono_bin", "ms_per_step", "comm_ms_per_step", "comm_vs_mono",
-              "pairs", "mem_mb", "ghosts_per_rank"]
+              "pairs", "mem_mb", "peak_rss_mb", "mem_vs_mono", "rss_vs_mono", "ghosts_per_rank"]
     header = "%3s %8s %5s %5s %6s %-17s %10s %8s %9s %9s %8s %8s %10s"
     print(header % ("d", "N", "nu", "alpha", "omega", "style", "ms/build", "vs mono", "ms/step",
                     "comm/step", "vs mono", "MB/rank", "pairs"))
@@ -182,6 +202,12 @@ def main():
                                 "bin", [], args.workdir)
                 base = mono.get("ms_per_build")
                 base_comm = mono.get("comm_ms_per_step")
+
+                def vs_mono(r, key):
+                    """r's key over the monodisperse bin run's, '' without one"""
+                    v, ref = r.get(key, float("nan")), mono.get(key, float("nan"))
+                    return "%.3g" % (v / ref) if v == v and ref == ref and ref > 0 else ""
+
                 for alpha in args.alpha.split(","):
                     for omega in args.omega.split(","):
                         case = {"n": n, "omega": omega, "alpha": alpha, "nu": nu, "dim": dim}
@@ -200,6 +226,9 @@ def main():
                                            comm_vs_mono="%.3g" % (r["comm_ms_per_step"] / base_comm)
                                            if base_comm else "",
                                            pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"],
+                                           peak_rss_mb="%.4g" % r["peak_rss_mb"],
+                                           mem_vs_mono=vs_mono(r, "mem_mb"),
+                                           rss_vs_mono=vs_mono(r, "peak_rss_mb"),
                                            ghosts_per_rank="%.0f" % r["ghosts"])
                                 pairs.add(r["pairs"])
                             rows.append(row)

@@ -5,7 +5,9 @@ to the monodisperse bin build of the same run and its speed-up over the best sto
 setting; with the OPENMP package, bin and hgrid on 2 threads and hgrid's speed-up
 from 1 to 2 threads; the whole step (Loop per step) of bin, the best stock setting
 and hgrid; hgrid's ghost communication per step relative to the monodisperse
-system's; memory and ghost atoms per rank.
+system's; memory per rank (LAMMPS' figure), hgrid's memory relative to the
+monodisperse run's (LAMMPS' figure, and the peak resident memory of the process);
+ghost atoms per rank.
 
 usage: summarize.py bench.csv [more.csv ...]
 """
@@ -29,8 +31,8 @@ def summarize(path):
     print("| d | N | ν | α | ω | bin | best stock | hgrid | hgrid / mono bin "
           "| best stock / hgrid | 2 threads: bin / hgrid (hgrid 1→2) "
           "| ms/step bin / best / hgrid | hgrid Comm / mono "
-          "| MB bin / best / hgrid | ghosts bin / best / hgrid |")
-    print("|" + "---|" * 15)
+          "| MB bin / best / hgrid | hgrid MB / mono (peak RSS) | ghosts bin / best / hgrid |")
+    print("|" + "---|" * 16)
     for key, styles in systems.items():
         ok = {s: r for s, r in styles.items() if r["status"] == "ok"}
         stock = {s: num(r, "ms_per_build") for s, r in ok.items()
@@ -56,6 +58,7 @@ def summarize(path):
             " / ".join(cell(s, "ms_per_step") for s in ("bin", best, "hgrid")),
             cell("hgrid", "comm_vs_mono", "%.2f"),
             " / ".join(cell(s, "mem_mb") for s in ("bin", best, "hgrid")),
+            "%s (%s)" % (cell("hgrid", "mem_vs_mono", "%.2f"), cell("hgrid", "rss_vs_mono", "%.2f")),
             " / ".join(cell(s, "ghosts_per_rank", "%.0f") for s in ("bin", best, "hgrid")),
         ]) + " |")
 

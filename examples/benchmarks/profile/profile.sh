@@ -5,7 +5,8 @@
 #   e.g.   profile.sh results before=/tmp/old/build/lmp after=build/lmp
 # For each binary and case it writes OUTDIR/LABEL_CASE.txt: the Neigh/Comm/Loop
 # lines of LAMMPS' timing breakdown and the top symbols by self time (perf report
-# --no-children).  The list is rebuilt every step, atoms at rest (in.bench), so the
+# --no-children); HGRID_PROFILE_N atoms (default 10^5), HGRID_PROFILE_STEPS builds
+# (40).  The list is rebuilt every step, atoms at rest (in.bench), so the
 # profile is that of the list build plus the pair and communication of the steps.
 set -euo pipefail
 [ $# -ge 2 ] || { sed -n 2,9p "$0"; exit 2; }
@@ -22,6 +23,7 @@ CASES=(
   "2d_a0_w100       hgrid -var dim 2 -var nu 0.6 -var alpha 0 -var omega 100"
 )
 steps=${HGRID_PROFILE_STEPS:-40}
+natoms=${HGRID_PROFILE_N:-100000}    # e.g. 1000000 for the profiles at 10^6 atoms
 
 for spec in "$@"; do
   label=${spec%%=*}
@@ -35,9 +37,9 @@ for spec in "$@"; do
     data=$(mktemp)
     # shellcheck disable=SC2086
     perf record -q -o "$data" -F 2000 -- "$lmp" -in "$here/../in.bench" -log none -echo none \
-      -screen "$data.screen" -var style "$style" -var n 100000 -var steps "$steps" $vars > /dev/null
+      -screen "$data.screen" -var style "$style" -var n "$natoms" -var steps "$steps" $vars > /dev/null
     {
-      echo "# $lmp, style $style,$vars, N 1e5, $steps builds"
+      echo "# $lmp, style $style,$vars, N $natoms, $steps builds"
       grep -E "^(Loop time|Neigh |Comm |Pair )" "$data.screen"
       echo
       perf report -q -i "$data" --no-children --sort symbol --percent-limit 0.7 --stdio 2> /dev/null |
