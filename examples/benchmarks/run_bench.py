@@ -17,7 +17,8 @@ built with AddressSanitizer) is recorded as such.
 Timings on a shared machine drift: every run that takes less than --repeat-below
 seconds (all fast styles, and the monodisperse reference) is repeated --repeat
 times and its fastest build time kept, so fast styles and the reference are
-measured alike.
+measured alike; a run whose builds take less than --min-neigh-ms (200) in all is
+rerun with as many steps as reach it (at most --max-steps, 100).
 """
 import argparse
 import csv
@@ -77,11 +78,13 @@ def uses_asan(lmp):
         return False
 
 
-def run_one(args, case, style, extra, workdir, lmp_args=(), env=None):
-    """one lmp run of in.bench; env: variables added to the environment of that run"""
+def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None):
+    """one lmp run of in.bench (steps: args.steps unless given); env: variables added to
+    the environment of that run"""
+    steps = steps or args.steps
     log = os.path.join(workdir, "log.bench")
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
-           "-nocite", "-var", "style", style, "-var", "steps", str(args.steps)] + list(lmp_args)
+           "-nocite", "-var", "style", style, "-var", "steps", str(steps)] + list(lmp_args)
     for key in ("n", "omega", "alpha", "nu", "dim"):
         cmd += ["-var", key, str(case[key])]
     for i in range(0, len(extra), 2):
@@ -122,8 +125,9 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None):
     comm = re.search(r"^Comm\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     nb = int(builds.group(1))
     return {"status": "ok", "wall": wall, "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
-            "ms_per_step": 1000.0 * float(loop.group(1)) / args.steps if loop else float("nan"),
-            "comm_ms_per_step": 1000.0 * float(comm.group(1)) / args.steps if comm else float("nan"),
+            "steps": steps,
+            "ms_per_step": 1000.0 * float(loop.group(1)) / steps if loop else float("nan"),
+            "comm_ms_per_step": 1000.0 * float(comm.group(1)) / steps if comm else float("nan"),
             "pairs": int(pairs.group(1)) if pairs else -1,
             "mem_mb": float(mem.group(1)) if mem else float("nan"),
             # one process: everything it allocated, the figure LAMMPS reports leaves
@@ -151,12 +155,20 @@ def run_measured(cmd, timeout, preexec, env):
 
 
 def run_best(args, case, style, extra, workdir, lmp_args=()):
-    """run_one, repeated while runs are short; the fastest build time is kept"""
+    """run_one, repeated while runs are short; the fastest build time is kept.  A run
+    whose builds took less than --min-neigh-ms in all is a probe: the repeats take as
+    many steps as reach it (at most --max-steps), and only they count (five builds of a
+    few ms each vary by 20 % and more between runs)"""
     best = run_one(args, case, style, extra, workdir, lmp_args)
+    steps = args.steps
+    if best["status"] == "ok" and best["ms_per_build"] * steps < args.min_neigh_ms:
+        steps = min(args.max_steps, math.ceil(steps * args.min_neigh_ms /
+                                              max(best["ms_per_build"] * steps, 1e-3)))
+        best = run_one(args, case, style, extra, workdir, lmp_args, steps=steps)
     for _ in range(args.repeat - 1):
         if best["status"] != "ok" or best["wall"] > args.repeat_below:
             break
-        r = run_one(args, case, style, extra, workdir, lmp_args)
+        r = run_one(args, case, style, extra, workdir, lmp_args, steps=steps)
         if r["status"] == "ok" and r["ms_per_build"] < best["ms_per_build"]:
             best = r
     return best
@@ -173,6 +185,9 @@ def main():
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--repeat-below", type=float, default=20.0)
+    p.add_argument("--min-neigh-ms", type=float, default=200.0,
+                   help="fast runs take as many steps as give this much build time")
+    p.add_argument("--max-steps", type=int, default=100)
     p.add_argument("--timeout", type=int, default=600)
     p.add_argument("--mem-gb", type=float, default=16.0)
     p.add_argument("--np", type=int, default=1)
