@@ -10,8 +10,8 @@ For every (dim, N, nu, alpha, omega) it runs in.bench under each style (bin, mul
 hgrid; bin and hgrid also with the OPENMP package, 1 and 2 threads) and records the
 neighbor time per build (Neigh / list builds), the whole step (Loop / steps) and the
 ghost communication per step (Comm / steps), the pairs found, the memory per rank
-LAMMPS reports and (one rank) the process's peak resident memory, and the ratios of build and Comm time to monodisperse bin at the
-same N, nu, dim.
+LAMMPS reports and (one rank) the process's peak resident memory, and the ratios of
+build time, Comm time and memory to monodisperse bin at the same N, nu, dim.
 A run that exceeds the timeout or the memory limit (--mem-gb; not applied to an lmp
 built with AddressSanitizer) is recorded as such.
 Timings on a shared machine drift: every run that takes less than --repeat-below
@@ -29,6 +29,7 @@ import re
 import resource
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -125,7 +126,6 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
     comm = re.search(r"^Comm\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     nb = int(builds.group(1))
     return {"status": "ok", "wall": wall, "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
-            "steps": steps,
             "ms_per_step": 1000.0 * float(loop.group(1)) / steps if loop else float("nan"),
             "comm_ms_per_step": 1000.0 * float(comm.group(1)) / steps if comm else float("nan"),
             "pairs": int(pairs.group(1)) if pairs else -1,
@@ -136,22 +136,32 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
             "ghosts": float(ghosts.group(1)) if ghosts else float("nan")}
 
 
+def ratio(r, ref, key):
+    """r[key] / ref[key] as text, '' where either is missing or not a number"""
+    v, w = r.get(key, math.nan), ref.get(key, math.nan)
+    return "%.3g" % (v / w) if v == v and w == w and w > 0 else ""
+
+
 def run_measured(cmd, timeout, preexec, env):
     """run cmd; (exit code, peak resident set of the process in KB, from wait4);
-    subprocess.TimeoutExpired after timeout seconds"""
+    subprocess.TimeoutExpired after timeout seconds (a timer kills it; no polling,
+    which would take the CPU from 2-thread runs on a 2-core machine)"""
     proc = subprocess.Popen(cmd, preexec_fn=preexec, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    deadline = time.time() + timeout
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            proc.returncode = os.waitstatus_to_exitcode(status)    # reaped here, not by Popen
-            return proc.returncode, usage.ru_maxrss
-        if time.time() > deadline:
-            proc.kill()
-            proc.wait()
-            raise subprocess.TimeoutExpired(cmd, timeout)
-        time.sleep(0.02)
+    expired = threading.Event()
+
+    def expire():
+        expired.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout, expire)
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)    # reaped here, not by Popen
+    if expired.is_set():
+        raise subprocess.TimeoutExpired(cmd, timeout)
+    return proc.returncode, usage.ru_maxrss
 
 
 def run_best(args, case, style, extra, workdir, lmp_args=()):
@@ -218,11 +228,6 @@ def main():
                 base = mono.get("ms_per_build")
                 base_comm = mono.get("comm_ms_per_step")
 
-                def vs_mono(r, key):
-                    """r's key over the monodisperse bin run's, '' without one"""
-                    v, ref = r.get(key, float("nan")), mono.get(key, float("nan"))
-                    return "%.3g" % (v / ref) if v == v and ref == ref and ref > 0 else ""
-
                 for alpha in args.alpha.split(","):
                     for omega in args.omega.split(","):
                         case = {"n": n, "omega": omega, "alpha": alpha, "nu": nu, "dim": dim}
@@ -235,15 +240,14 @@ def main():
                             if r["status"] == "ok":
                                 row.update(ms_per_build="%.4g" % r["ms_per_build"],
                                            us_per_atom="%.4g" % (1000.0 * r["ms_per_build"] / int(n)),
-                                           vs_mono_bin="%.3g" % (r["ms_per_build"] / base) if base else "",
+                                           vs_mono_bin=ratio(r, mono, "ms_per_build"),
                                            ms_per_step="%.4g" % r["ms_per_step"],
                                            comm_ms_per_step="%.4g" % r["comm_ms_per_step"],
-                                           comm_vs_mono="%.3g" % (r["comm_ms_per_step"] / base_comm)
-                                           if base_comm else "",
+                                           comm_vs_mono=ratio(r, mono, "comm_ms_per_step"),
                                            pairs=r["pairs"], mem_mb="%.4g" % r["mem_mb"],
                                            peak_rss_mb="%.4g" % r["peak_rss_mb"],
-                                           mem_vs_mono=vs_mono(r, "mem_mb"),
-                                           rss_vs_mono=vs_mono(r, "peak_rss_mb"),
+                                           mem_vs_mono=ratio(r, mono, "mem_mb"),
+                                           rss_vs_mono=ratio(r, mono, "peak_rss_mb"),
                                            ghosts_per_rank="%.0f" % r["ghosts"])
                                 pairs.add(r["pairs"])
                             rows.append(row)
