@@ -44,7 +44,11 @@ def summarize(path):
         def cell(style, field, fmt="%.4g"):
             r = ok.get(style) if style else None
             v = num(r, field) if r else None
-            return fmt % v if v is not None else styles.get(style, {}).get("status", "-")[:24]
+            if v is not None:
+                return fmt % v
+            # a run that failed shows why; a field a run does not record (the peak
+            # memory of a multi-rank run) shows "-"
+            return "-" if r else styles.get(style, {}).get("status", "-")[:24]
 
         one, two = num(ok.get("hgrid omp 1"), "ms_per_build"), num(ok.get("hgrid omp 2"),
                                                                    "ms_per_build")
