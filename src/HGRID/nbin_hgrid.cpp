@@ -213,6 +213,8 @@ void NBinHGrid::bin_atoms()
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell, nthreads);
+  for (int h = 0; h < num_levels(); h++)
+    hgrid::set_dense_rows(views[h], grids[h].subdivisions(), cells.level_count(h));
 }
 
 /* ----------------------------------------------------------------------

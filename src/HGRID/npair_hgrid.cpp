@@ -29,8 +29,8 @@
 
 using namespace LAMMPS_NS;
 
-// the builders search with GATHER: it copies up to kGatherWidth slots past a row's end
-static_assert(hgrid::kGatherWidth <= hgrid::CellLists::kPadding);
+// the builders search with GATHER: it copies up to 2 kGatherWidth slots past a row's end
+static_assert(2 * hgrid::kGatherWidth <= hgrid::CellLists::kPadding);
 
 namespace {
 // positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them; the

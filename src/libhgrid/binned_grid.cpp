@@ -34,6 +34,8 @@ void BinnedGrid::bin(const std::vector<std::array<double, 3>> &x, const std::vec
     cell_of_[i] = cell >= 0 ? views_[level].first_cell + cell : -1;
   }
   cells_.build(n, cell_of_.data());
+  for (std::size_t h = 0; h < views_.size(); ++h)
+    set_dense_rows(views_[h], grids_[h].subdivisions(), cells_.level_count(static_cast<int>(h)));
 }
 
 GridView BinnedGrid::view() const

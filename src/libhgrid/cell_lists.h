@@ -25,7 +25,7 @@ class CellLists {
  public:
   /// Slots readable past the last particle (their contents undefined), so that a
   /// reader may copy a short range a fixed number of slots at a time.
-  static constexpr int kPadding = 4;
+  static constexpr int kPadding = 8;
 
   /// \brief Set the number of cells of each level (and reset the contents).
   void set_levels(const std::vector<int> &cells_per_level);

@@ -60,6 +60,8 @@ struct LevelView {
   /// global cells ilo..ihi lie wholly inside the owner's subdomain, so they hold no
   /// ghost particle (set_interior; empty by default: any cell may hold ghosts)
   int ilo[3] = {1, 1, 1}, ihi[3] = {0, 0, 0};
+  /// its same-level rows hold more than two particles on average (set_dense_rows)
+  bool dense_rows = false;
 
   /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
   [[nodiscard]] HGRID_INLINE int coord(int d, double x) const

@@ -32,8 +32,8 @@
    rows are copied into a buffer and checked in one loop.  A row of cells holds few
    particles (the finest level about one per cell), so a loop per row ends in a branch
    the processor cannot predict, one per row; with the buffer one per search.  Rows
-   of at most kGatherWidth slots are copied kGatherWidth at a time, without a loop
-   (the slots are padded, CellLists::kPadding).  Candidates keep the order of the
+   of at most kGatherWidth slots (twice as many on levels of dense rows) are copied
+   that many at a time, without a loop (the slots are padded, CellLists::kPadding).  Candidates keep the order of the
    rows.  Full and newton-off lists filter every row (j <= i), which the buffer made
    slower (a 3d hopper, newton off: +12 to +35 % per build), so they keep a loop per
    row, as the Kokkos builder does (a GPU thread has no room for the buffer). */
@@ -108,8 +108,22 @@ struct SearchCounters {
   long long distance_checks = 0;    ///< pairs whose distance was computed (T^cd)
 };
 
-/// GATHER: rows of at most this many slots are copied without a loop
+/// GATHER: rows of at most this many slots are copied without a loop, twice as many
+/// on a level of dense rows (LevelView::dense_rows)
 constexpr int kGatherWidth = 4;
+
+/// \brief Mark level \p v as one of dense rows if its stencil rows (2k+1 cells, k =
+/// \p subdivisions) hold more than two of its \p count particles on average.  The
+/// gathered rows are then copied 2 kGatherWidth slots at a time: with about three
+/// particles a row (2d, one level of 2^2 sub-cells) one row in six is longer than
+/// kGatherWidth, and its copy loop a branch the processor cannot predict (2d,
+/// alpha 0, omega 100, N = 1e5: -8 % per build); on sparse levels the wider copy
+/// costs more than it saves (copied everywhere: 3d alpha -3 omega 100 +2.5 %).
+HGRID_INLINE void set_dense_rows(LevelView &v, int subdivisions, int count)
+{
+  v.dense_rows = static_cast<double>(count) * (2 * subdivisions + 1) > 2.0 * v.num_cells();
+}
+
 /// GATHER: candidates gathered before their distance checks
 constexpr int kGatherCapacity = 128;
 
@@ -194,22 +208,26 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// checked first, a row longer than the buffer checked directly.
   template <class Atoms, class Skip, class Visit>
   static inline void gather(const GridView &g, const Query<Atoms> &q, int begin, int end,
-                            bool filtered, Batch &b, const Skip &skip, SearchCounters &count,
-                            Visit &visit)
+                            bool filtered, bool wide, Batch &b, const Skip &skip,
+                            SearchCounters &count, Visit &visit)
   {
+    const int width = wide ? 2 * kGatherWidth : kGatherWidth;
     const int len = end - begin;
-    if (b.n + len + kGatherWidth > kGatherCapacity || (filtered && b.n > b.nfiltered))
+    if (b.n + len + 2 * kGatherWidth > kGatherCapacity || (filtered && b.n > b.nfiltered))
       check(q, b, skip, count, visit);
-    if (len + kGatherWidth > kGatherCapacity) {
+    if (len + 2 * kGatherWidth > kGatherCapacity) {
       for (int s = begin; s < end; ++s)
         if (!(filtered && skip(g.slots[s]))) test(q, g.slots[s], count, visit);
       return;
     }
     int *to = b.j + b.n;
-    if (len <= kGatherWidth)
+    if (len <= width) {
       for (int t = 0; t < kGatherWidth; ++t) to[t] = g.slots[begin + t];
-    else
+      if (wide)
+        for (int t = kGatherWidth; t < 2 * kGatherWidth; ++t) to[t] = g.slots[begin + t];
+    } else {
       for (int t = 0; t < len; ++t) to[t] = g.slots[begin + t];
+    }
     b.n += len;
     if (filtered) b.nfiltered = b.n;
   }
@@ -226,11 +244,12 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       const auto skip = [&q](int j) {
         return same_level_skips(q, j);
       };
+      const bool wide = g.levels[ilevel].dense_rows;
       for (int k = first; k < last; ++k) {
         const int c0 = icell + g.rows[k].offset;
         count.cells_visited += g.rows[k].ncells;
-        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak, b,
-               skip, count, visit);
+        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak,
+               wide, b, skip, count, visit);
       }
       check(q, b, skip, count, visit);
       return;

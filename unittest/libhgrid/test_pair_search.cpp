@@ -247,6 +247,26 @@ TEST(PairSearch, GatheredRowsAreTheRowByRowCandidates)
   }
 }
 
+// rows of a few particles each (a level of dense rows, LevelView::dense_rows): rows of
+// up to 2 kGatherWidth slots are copied at once, in the same order
+TEST(PairSearch, DenseRowsAreCopiedWiderWithTheSameCandidates)
+{
+  const double skin = 0.3;
+  const Particles p = random_particles(4500, 2, 1.0, 31);    // 2d, radius 1
+  const Box box = cube(2);
+  // cells of 2.3 split into 2^2 sub-cells: rows of 5 sub-cells hold about 3 particles
+  const Layout layout{{2.0 + skin}, Search::TopDown, 2};
+  const BinnedGrid sparse_rows = binned_grid(layout, random_particles(900, 2, 1.0, 32), box, skin,
+                                             StencilKind::Half, box.lo, box.hi);
+  EXPECT_FALSE(sparse_rows.view().levels[0].dense_rows);
+  const BinnedGrid binned = binned_grid(layout, p, box, skin, StencilKind::Half, box.lo, box.hi);
+  ASSERT_TRUE(binned.view().levels[0].dense_rows);
+  const int nlocal = 4 * 4500 / 5;
+  EXPECT_EQ((visits<true, true, true>(p, nlocal, binned, skin)),
+            (visits<true, true, false>(p, nlocal, binned, skin)));
+  EXPECT_EQ(unordered(search<true, true>(p, 4500, binned, skin)), oracle(p, 4500, skin, true));
+}
+
 namespace {
 
 // a periodic triclinic box: edge vectors a = (L, 0, 0), b = (xy, L, 0), c = (xz, yz, L)
