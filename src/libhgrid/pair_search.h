@@ -33,10 +33,11 @@
    particles (the finest level about one per cell), so a loop per row ends in a branch
    the processor cannot predict, one per row; with the buffer one per search.  Rows
    of at most kGatherWidth slots (twice as many on levels of dense rows) are copied
-   that many at a time, without a loop (the slots are padded, CellLists::kPadding).  Candidates keep the order of the
-   rows.  Full and newton-off lists filter every row (j <= i), which the buffer made
-   slower (a 3d hopper, newton off: +12 to +35 % per build), so they keep a loop per
-   row, as the Kokkos builder does (a GPU thread has no room for the buffer). */
+   that many at a time, without a loop (the slots are padded, CellLists::kPadding).
+   Candidates keep the order of the rows.  Full and newton-off lists filter every row
+   (j <= i), which the buffer made slower (a 3d hopper, newton off: +12 to +35 % per
+   build), so they keep a loop per row, as the Kokkos builder does (a GPU thread has
+   no room for the buffer). */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
