@@ -59,6 +59,7 @@ NPairStyle(half/size/hgrid/newton/tri/atomonly,
 
 #include "libhgrid/pair_search.h"
 
+#include <utility>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -125,6 +126,7 @@ class NPairHGrid : public NPairHGridBase {
   // (many), stored by owned atom (ghost_start, ghost_partner) before build_rows
   void find_ghost_partners(hgrid::SearchCounters &count);
   std::vector<int> ghost_start, ghost_partner;
+  std::vector<std::vector<std::pair<int, int>>> ghost_found;    // (owned, ghost) pairs by range
   void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);
 };
 
