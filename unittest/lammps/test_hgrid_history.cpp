@@ -1,0 +1,146 @@
+/* fix neigh/history finds an atom's old contacts by tag after each rebuild (core patch
+   0010): by a linear scan of the atom's partners, as stock LAMMPS does, up to
+   FixNeighHistory::lookup_linear_max partners, and through the partners sorted by tag
+   beyond it. Both must carry the same history: a dense polydisperse run with contacts
+   that last and break, 1000 steps with the list rebuilt every step, gives bit for bit
+   the same positions and per-contact history values whichever way every atom takes
+   (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks). */
+
+#include "hgrid_testing.h"
+
+#include "atom.h"
+#include "fix_neigh_history.h"
+#include "lammps.h"
+#include "modify.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace hgrid_testing;
+using LAMMPS_NS::FixNeighHistory;
+using LAMMPS_NS::LAMMPS;
+
+namespace {
+
+// one contact's history as the fix holds it after a run: atom, partner, values
+using Contact = std::tuple<long, long, std::vector<double>>;
+
+struct RunResult {
+  std::vector<double> x;           // positions by tag
+  std::vector<Contact> contacts;   // this rank's partner lists, sorted
+  int most_partners = 0;           // largest partner count of an atom (all ranks)
+};
+
+// the history fix of the granular pair style
+FixNeighHistory *history_fix(LAMMPS *lmp)
+{
+  auto fixes = lmp->modify->get_fix_by_style("^NEIGH_HISTORY");
+  EXPECT_EQ(fixes.size(), 1u);
+  return fixes.empty() ? nullptr : dynamic_cast<FixNeighHistory *>(fixes.front());
+}
+
+// a dense granular gas (contacts last and break) run with every atom's partners
+// searched linearly up to linear_max partners
+RunResult run_dense(SystemSpec spec, int linear_max)
+{
+  const int saved = FixNeighHistory::lookup_linear_max;
+  FixNeighHistory::lookup_linear_max = linear_max;
+  auto lmp = make_system(spec);
+  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
+                       "atom_modify sort 50 0.0", "run 1000 post no"});
+  FixNeighHistory::lookup_linear_max = saved;
+
+  RunResult r;
+  r.x = gather_by_tag(lmp.get(), lmp->atom->x);
+  FixNeighHistory *fix = history_fix(lmp.get());
+  if (!fix) return r;
+  // post_run() harvested the last list's contacts into the per-atom partner lists
+  const int nlocal = lmp->atom->nlocal;
+  const int dnum = fix->get_dnum();
+  int most = 0;
+  for (int i = 0; i < nlocal; i++) {
+    const int np = fix->get_npartner()[i];
+    most = std::max(most, np);
+    for (int m = 0; m < np; m++) {
+      const double *v = &fix->get_valuepartner()[i][dnum * m];
+      r.contacts.emplace_back(static_cast<long>(lmp->atom->tag[i]),
+                              static_cast<long>(fix->get_partner()[i][m]),
+                              std::vector<double>(v, v + dnum));
+    }
+  }
+  std::sort(r.contacts.begin(), r.contacts.end());
+  MPI_Allreduce(&most, &r.most_partners, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return r;
+}
+
+struct Case {
+  std::string name;
+  bool newton;
+  int threads;
+};
+
+void PrintTo(const Case &c, std::ostream *os)
+{
+  *os << c.name;
+}
+
+class SortedLookup : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SortedLookup, CarriesTheHistoryOfTheLinearScan)
+{
+  const Case &c = GetParam();
+  SystemSpec spec = powerlaw_system(900, 20.0, 0.5);
+  spec.newton = c.newton;
+  if (c.threads > 1) spec.lammps_args = {"-sf", "omp", "-pk", "omp", std::to_string(c.threads)};
+
+  const RunResult stock = run_dense(spec, INT_MAX);    // the linear scan for every atom
+  const RunResult sorted = run_dense(spec, 0);         // the sorted partners for every atom
+  const RunResult mixed = run_dense(spec, FixNeighHistory::lookup_linear_max);
+
+  // the large particles touch far more than the linear scan's limit, so both ways ran
+  EXPECT_GT(stock.most_partners, 3 * FixNeighHistory::lookup_linear_max);
+  ASSERT_GT(stock.contacts.size(), 1000u);
+  // bit for bit: the same partner found for every contact
+  EXPECT_TRUE(sorted.x == stock.x) << "largest relative difference "
+                                   << relative_difference(stock.x, sorted.x);
+  EXPECT_TRUE(mixed.x == stock.x) << "largest relative difference "
+                                  << relative_difference(stock.x, mixed.x);
+  EXPECT_TRUE(sorted.contacts == stock.contacts);
+  EXPECT_TRUE(mixed.contacts == stock.contacts);
+}
+
+INSTANTIATE_TEST_SUITE_P(History, SortedLookup,
+                         ::testing::Values(Case{"newton_on", true, 1},
+                                           Case{"newton_off", false, 1},
+                                           Case{"newton_on_omp2", true, 2},
+                                           Case{"newton_off_omp2", false, 2}),
+                         [](const ::testing::TestParamInfo<Case> &info) {
+                           return info.param.name;
+                         });
+
+// the history really is carried: with it dropped at every rebuild (every partner
+// "not found") the run differs, so equal runs above mean equal partners found
+TEST(SortedLookupControl, DroppedHistoryChangesTheRun)
+{
+  SystemSpec spec = powerlaw_system(900, 12.0, 0.45);
+  spec.newton = false;
+  const RunResult kept = run_dense(spec, 0);
+  spec.pair = "gran/hooke 1000.0 NULL 50.0 NULL 0.5 0";    // the same forces, no history
+  auto lmp = make_system(spec);
+  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
+                       "atom_modify sort 50 0.0", "run 1000 post no"});
+  const auto x = gather_by_tag(lmp.get(), lmp->atom->x);
+  EXPECT_GT(relative_difference(kept.x, x), 1e-6);
+}
+
+}    // namespace
