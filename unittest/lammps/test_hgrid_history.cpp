@@ -1,7 +1,7 @@
 /* fix neigh/history finds an atom's old contacts by tag after each rebuild (core patch
    0010): by a linear scan of the atom's partners, as stock LAMMPS does, up to
-   FixNeighHistory::lookup_linear_max partners, and through the partners sorted by tag
-   beyond it. Both must carry the same history: a dense polydisperse run with contacts
+   FixNeighHistory::lookup_linear_max partners, and through a hash table of the
+   partners beyond it. Both must carry the same history: a dense polydisperse run with contacts
    that last and break, 1000 steps with the list rebuilt every step, gives bit for bit
    the same positions and per-contact history values whichever way every atom takes
    (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks). */
@@ -93,9 +93,9 @@ void PrintTo(const Case &c, std::ostream *os)
   *os << c.name;
 }
 
-class SortedLookup : public ::testing::TestWithParam<Case> {};
+class PartnerLookup : public ::testing::TestWithParam<Case> {};
 
-TEST_P(SortedLookup, CarriesTheHistoryOfTheLinearScan)
+TEST_P(PartnerLookup, CarriesTheHistoryOfTheLinearScan)
 {
   const Case &c = GetParam();
   SystemSpec spec = powerlaw_system(900, 20.0, 0.5);
@@ -103,22 +103,22 @@ TEST_P(SortedLookup, CarriesTheHistoryOfTheLinearScan)
   if (c.threads > 1) spec.lammps_args = {"-sf", "omp", "-pk", "omp", std::to_string(c.threads)};
 
   const RunResult stock = run_dense(spec, INT_MAX);    // the linear scan for every atom
-  const RunResult sorted = run_dense(spec, 0);         // the sorted partners for every atom
+  const RunResult hashed = run_dense(spec, 0);         // the hash table for every atom
   const RunResult mixed = run_dense(spec, FixNeighHistory::lookup_linear_max);
 
   // the large particles touch far more than the linear scan's limit, so both ways ran
   EXPECT_GT(stock.most_partners, 3 * FixNeighHistory::lookup_linear_max);
   ASSERT_GT(stock.contacts.size(), 1000u);
   // bit for bit: the same partner found for every contact
-  EXPECT_TRUE(sorted.x == stock.x) << "largest relative difference "
-                                   << relative_difference(stock.x, sorted.x);
+  EXPECT_TRUE(hashed.x == stock.x) << "largest relative difference "
+                                   << relative_difference(stock.x, hashed.x);
   EXPECT_TRUE(mixed.x == stock.x) << "largest relative difference "
                                   << relative_difference(stock.x, mixed.x);
-  EXPECT_TRUE(sorted.contacts == stock.contacts);
+  EXPECT_TRUE(hashed.contacts == stock.contacts);
   EXPECT_TRUE(mixed.contacts == stock.contacts);
 }
 
-INSTANTIATE_TEST_SUITE_P(History, SortedLookup,
+INSTANTIATE_TEST_SUITE_P(History, PartnerLookup,
                          ::testing::Values(Case{"newton_on", true, 1},
                                            Case{"newton_off", false, 1},
                                            Case{"newton_on_omp2", true, 2},
@@ -129,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(History, SortedLookup,
 
 // the history really is carried: with it dropped at every rebuild (every partner
 // "not found") the run differs, so equal runs above mean equal partners found
-TEST(SortedLookupControl, DroppedHistoryChangesTheRun)
+TEST(PartnerLookupControl, DroppedHistoryChangesTheRun)
 {
   SystemSpec spec = powerlaw_system(900, 12.0, 0.45);
   spec.newton = false;

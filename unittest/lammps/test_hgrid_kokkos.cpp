@@ -10,6 +10,7 @@
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
+#include "fix_neigh_history_kokkos.h"
 #include "force.h"
 #include "hgrid_planner.h"
 #include "input.h"
@@ -24,6 +25,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -199,6 +201,58 @@ TEST(HGridKokkos, ContactHistoryMatchesCpuRun)
   const auto xcpu = run_contacts(cpu, run);
   const auto xkk = run_contacts(kokkos_spec(cpu, "off"), run);
   EXPECT_LT(relative_difference(xcpu, xkk), 1e-8);
+}
+
+// fix neigh/history/kk walks the list one entry at a time and finds each contact's
+// old partner by a linear scan (stock) up to FixNeighHistory::lookup_linear_max
+// partners, beyond it through a hash table of the atom's partners (core patch 0011).
+// Positions under two threads are not reproducible bit for bit (the pair's atomic
+// force sums), so the remap is compared on one state: after each of five runs of a
+// dense gas, post_neighbor() on the same list and partner pool, once with the scan for
+// every atom and once with the tables for every atom, gives the same flags and values
+struct Remap {
+  std::vector<int> flags;
+  std::vector<double> values;
+};
+
+Remap remap_with(LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *fix, int linear_max)
+{
+  LAMMPS_NS::FixNeighHistory::lookup_linear_max = linear_max;
+  fix->post_neighbor();
+  fix->k_firstflag.sync_host();
+  fix->k_firstvalue.sync_host();
+  const auto f = fix->k_firstflag.view_host();
+  const auto v = fix->k_firstvalue.view_host();
+  return {std::vector<int>(f.data(), f.data() + f.size()),
+          std::vector<double>(v.data(), v.data() + v.size())};
+}
+
+TEST(HGridKokkos, HashedPartnersCarryTheHistoryOfTheLinearScan)
+{
+  const int saved = LAMMPS_NS::FixNeighHistory::lookup_linear_max;
+  const SystemSpec s = kokkos_spec(powerlaw_system(900, 20.0, 0.5), "off");
+  auto lmp = run_granular(s, "velocity all create 2.0 87287 loop geom",
+                          {"atom_modify sort 50 0.0"});
+  auto fixes = lmp->modify->get_fix_by_style("^NEIGH_HISTORY");
+  ASSERT_EQ(fixes.size(), 1u);
+  auto *fix = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(fixes.front());
+  ASSERT_NE(fix, nullptr);
+  for (int run = 0; run < 5; run++) {
+    commands(lmp.get(), {"run 200 post no"});    // post_run(): the pool holds the contacts
+    const Remap stock = remap_with(fix, INT_MAX);
+    const Remap hashed = remap_with(fix, 0);
+    const Remap mixed = remap_with(fix, saved);
+    LAMMPS_NS::FixNeighHistory::lookup_linear_max = saved;
+    const long found = std::count(stock.flags.begin(), stock.flags.end(), 1);
+    EXPECT_GT(found, 500) << "run " << run << ": " << found << " contacts found of " << stock.flags.size();
+    EXPECT_TRUE(hashed.flags == stock.flags) << "run " << run;
+    EXPECT_TRUE(hashed.values == stock.values) << "run " << run;
+    EXPECT_TRUE(mixed.flags == stock.flags) << "run " << run;
+    EXPECT_TRUE(mixed.values == stock.values) << "run " << run;
+  }
+  // the large particles touch far more partners than the scan's limit, so the default
+  // took both ways (maxpartner: the most partners of an atom, grown in 20 % steps)
+  EXPECT_GT(fix->get_maxpartner(), 3 * saved);
 }
 
 // the partner pool goes into the restart file in the CPU fix's format and back: an
