@@ -61,7 +61,7 @@ static constexpr double EMPTY_BOX_CELLS = 16.0;
 /* ---------------------------------------------------------------------- */
 
 HGridPlanner::HGridPlanner(LAMMPS *lmp) :
-    Pointers(lmp), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
+    Pointers(lmp), cell_order(false), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
     two_way(0)
 {
 }
@@ -132,6 +132,7 @@ void HGridPlanner::setup_run()
      levels N s_1 ... s_N   explicit cell sizes, strictly increasing
      subcells K             one explicit level's cells split into K^d sub-cells
      search topdown|bottomup
+     kk/order atoms|cells   which owned atom a Kokkos thread searches (NPairHGridKokkos)
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::parse_words()
@@ -142,6 +143,7 @@ void HGridPlanner::parse_words()
   const int narg = args.size();
   user = hgrid::PlanSettings();
   user.auto_search = true;    // unless the search keyword is given
+  cell_order = false;
   for (int iarg = 0; iarg < narg;) {
     const std::string &key = args[iarg];
     if (key == "levels") {
@@ -171,6 +173,12 @@ void HGridPlanner::parse_words()
         error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
       }
       user.auto_search = false;
+      iarg += 2;
+    } else if (key == "kk/order") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword kk/order");
+      if (args[iarg + 1] != "atoms" && args[iarg + 1] != "cells")
+        error->all(FLERR, "Neighbor hgrid kk/order must be atoms or cells, got {}", args[iarg + 1]);
+      cell_order = args[iarg + 1] == "cells";
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);

@@ -63,6 +63,7 @@ class HGridPlanner : protected Pointers {
   // each pair build at run setup, after setup_run(): ghost cutoffs for its search
   void note_pair_build(bool two_way_search);
   bool two_way_search() const { return two_way; }
+  bool kk_cell_order() const { return cell_order; }    // keyword kk/order cells
 
   // measurements reported by the builders, and their all-rank values (collective)
   void report_build(const hgrid::SearchCounters &counters, double seconds);
@@ -75,6 +76,7 @@ class HGridPlanner : protected Pointers {
  private:
   hgrid::PlanSettings user;                     // from the neighbor command's keywords
   std::vector<std::string> user_words;          // the words user was parsed from
+  bool cell_order;                              // kk/order cells (Kokkos threads' order)
   std::optional<hgrid::PlanSettings> tuning;    // fix hgrid/tune's, while it is defined
   double skin_;
   hgrid::Plan current;

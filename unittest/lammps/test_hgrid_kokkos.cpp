@@ -28,6 +28,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -95,10 +96,16 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
   return result;
 }
 
+// the oracle cases; HGRID_TEST_NEIGHBOR_WORDS in the environment (ctest
+// hgrid_kokkos_cell_order) appends keywords to their "neighbor SKIN hgrid" command
 std::vector<NamedSystem> kokkos_cases()
 {
   auto systems = accelerator_systems({false}, true, 11);
-  for (auto &c : systems) c.spec = kokkos_spec(c.spec, "off");
+  const char *words = std::getenv("HGRID_TEST_NEIGHBOR_WORDS");
+  for (auto &c : systems) {
+    c.spec = kokkos_spec(c.spec, "off");
+    if (words && c.spec.neighbor == "hgrid") c.spec.neighbor += std::string(" ") + words;
+  }
   return systems;
 }
 
@@ -109,6 +116,8 @@ TEST_P(HGridKokkosOracle, ListEqualsOracleAndKokkosBin)
   const NamedSystem &c = GetParam();
   auto lmp = make_system(c.spec);
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << "the kk pair list was not built by hgrid/kk";
+  EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp.get())->kk_cell_order(),
+            c.spec.neighbor.find("kk/order cells") != std::string::npos);
   const KokkosList hgrid = kokkos_pair_list(lmp.get());
   const auto kind = c.spec.newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
   const PairCounts expected = oracle(lmp.get(), kind);
@@ -385,17 +394,19 @@ TEST(HGridKokkos, ExclusionsMatchOracle)
 
 }    // namespace
 
-// the threads' order (HGRID_KK_ORDER=atoms, the default, or cells) changes no pair of
-// the list, which equals the oracle's either way; any other value is refused by name
+// the threads' order (neighbor hgrid kk/order atoms, the default, or cells) changes no
+// pair of the list, which equals the oracle's either way; any other value is refused by
+// name, and without KOKKOS the keyword is accepted (one input runs with and without -sf kk)
 TEST(HGridKokkos, AtomOrderAndCellOrderBuildTheSameRows)
 {
-  const SystemSpec s = kokkos_spec(powerlaw_system(3000, 30.0, 0.3), "off");
+  SystemSpec s = kokkos_spec(powerlaw_system(3000, 30.0, 0.3), "off");
   PairCounts expected;
   auto rows_of = [&](const char *order) {
-    setenv("HGRID_KK_ORDER", order, 1);
+    s.neighbor = std::string("hgrid kk/order ") + order;
     auto lmp = make_system(s);
-    unsetenv("HGRID_KK_ORDER");
     EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
+    EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp.get())->kk_cell_order(),
+              std::string(order) == "cells");
     expected = oracle(lmp.get(), ListKind::HalfNewtoff);
     return kokkos_pair_list(lmp.get());
   };
@@ -406,10 +417,22 @@ TEST(HGridKokkos, AtomOrderAndCellOrderBuildTheSameRows)
   EXPECT_EQ(cells.pairs.entries, atoms.pairs.entries);
   EXPECT_GT(cells.pairs.entries, 0);
 
-  setenv("HGRID_KK_ORDER", "warps", 1);
-  const std::string msg = error_of(s, {});
-  unsetenv("HGRID_KK_ORDER");
-  EXPECT_NE(msg.find("HGRID_KK_ORDER must be cells or atoms, not warps"), std::string::npos) << msg;
+  s.neighbor = "hgrid kk/order warps";
+  std::string msg = error_of(s, {});
+  EXPECT_NE(msg.find("Neighbor hgrid kk/order must be atoms or cells, got warps"),
+            std::string::npos)
+      << msg;
+  s.neighbor = "hgrid kk/order";
+  msg = error_of(s, {});
+  EXPECT_NE(msg.find("Missing value for neighbor hgrid keyword kk/order"), std::string::npos)
+      << msg;
+
+  SystemSpec cpu = powerlaw_system(600, 30.0, 0.3);
+  cpu.neighbor = "hgrid kk/order cells";
+  auto lmp = make_system(cpu);
+  EXPECT_TRUE(LAMMPS_NS::HGridPlanner::find(lmp.get())->kk_cell_order());
+  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewton), gather_list(lmp.get(), 0, false).counts),
+            "");
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

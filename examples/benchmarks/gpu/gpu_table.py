@@ -15,7 +15,7 @@ what was in use before it) and the pairs found. A run that exceeds --timeout, or
 DIR/gpu.csv and DIR/gpu.md (the table), each run's LAMMPS log in the workdir.
 --cases runs the runs it names in its order instead of N x omega x styles (the most
 wanted first, so that a time-limited session gets them). A style may carry variants
-after '+': "atoms" or "cells" (HGRID_KK_ORDER: kk hgrid's threads take atoms by index,
+after '+': "atoms" or "cells" (neighbor hgrid kk/order: kk hgrid's threads take atoms by index,
 the default, or by cell), "topdown" or "bottomup" (neighbor hgrid's search keyword; the
 planner takes Bottom-Up for Kokkos lists) and "sortB" (in.bench's sortbin B: the atom
 sort's bin size), e.g. 1e6:100:hgrid+cells+topdown. A run that would start after
@@ -87,7 +87,7 @@ def variant(style):
     extra, env = [], {}
     for o in options:
         if o in ("atoms", "cells"):
-            env["HGRID_KK_ORDER"] = o
+            extra += ["kkorder", o]
         elif o in ("topdown", "bottomup"):
             extra += ["search", o]
         elif o.startswith("sort"):

@@ -22,8 +22,6 @@
 #include "platform.h"
 #include "transpose_helper_kokkos.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 using namespace LAMMPS_NS;
@@ -50,15 +48,8 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
-NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) :
-    NPairHGridBase(lmp), cell_order(false)
+NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
 {
-  const char *order = std::getenv("HGRID_KK_ORDER");
-  if (!order) return;
-  if (strcmp(order, "cells") == 0)
-    cell_order = true;
-  else if (strcmp(order, "atoms") != 0)
-    error->all(FLERR, "Environment variable HGRID_KK_ORDER must be cells or atoms, not {}", order);
 }
 
 /* ----------------------------------------------------------------------
@@ -267,6 +258,7 @@ template <class DeviceType, int NEWTON, int TRI>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_any(NeighListKokkos<DeviceType> *list,
                                                           int nlocal, hgrid::SearchCounters &count)
 {
+  const bool cell_order = planner->kk_cell_order();
   if (exclude)
     return cell_order ? search<1, 1>(list, nlocal, count) : search<1, 0>(list, nlocal, count);
   return cell_order ? search<0, 1>(list, nlocal, count) : search<0, 0>(list, nlocal, count);

@@ -88,7 +88,7 @@ template <class DeviceType> struct HGridExclusionsKokkos {
    With a Kokkos list the planner searches Bottom-Up unless the user chose otherwise:
    a cross-level pair is stored in the smaller particle's row.
 
-   Thread i takes owned atom i. HGRID_KK_ORDER=cells in the environment makes the
+   Thread i takes owned atom i. The keyword kk/order cells of neighbor hgrid makes the
    threads take the atoms in the order of their cells instead (levels one after the
    other, NBinHGridKokkos' slots), so that a warp searches one level and neighboring
    cells: measured slower on an H200 (10^6 atoms, omega 100: 9.5 ms per build against
@@ -129,7 +129,6 @@ class NPairHGridKokkos : public NPairHGridBase {
   std::vector<int> room;                        // packed rows: slots per row, by level
   std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
-  bool cell_order;    // threads take atoms in cell order (HGRID_KK_ORDER=cells)
   HGridExclusionsKokkos<DeviceType> exclusions() const;
   int search_any(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
