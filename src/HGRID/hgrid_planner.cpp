@@ -22,10 +22,6 @@
 #include "neighbor.h"
 #include "npair.h"
 
-#ifdef LMP_KOKKOS
-#include "kokkos.h"
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -207,15 +203,6 @@ hgrid::PlanSettings HGridPlanner::settings() const
     s.auto_search = false;
   }
   return s;
-}
-
-bool HGridPlanner::kokkos_on_gpu() const
-{
-#ifdef LMP_KOKKOS
-  return lmp->kokkos && lmp->kokkos->ngpus > 0;
-#else
-  return false;
-#endif
 }
 
 bool HGridPlanner::kokkos_bins() const
@@ -409,18 +396,16 @@ hgrid::Layout HGridPlanner::optimum(const hgrid::Histogram *f, const hgrid::Syst
    cutoff, or all atoms have one size (cutoff diameters cmin = cmax: one class),
    or one cutoff brings few ghosts anyway (ghost_shell_ratio), the communication
    runs in mode multi with the ghost size classes as the atom collections
-   (publish_collections); called before Comm::init().
-   KOKKOS on a GPU keeps one cutoff: in mode multi CommKokkos falls back to its
-   host exchange and borders, with device-host copies of the per-atom arrays at
-   every reneighboring (H200, 10^6 atoms, omega 30, a build every step: Comm
-   20.6 ms per step with size classes, 0.9 ms for kk bin's one cutoff)
+   (publish_collections); called before Comm::init().  Under KOKKOS, CommKokkos
+   sends the size classes from the device too (core patch 0012: each atom's
+   collection from its radius in the border kernel), on a GPU as on the host
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::choose_comm_mode(double cmin, double cmax)
 {
   if (comm->mode_user) return;
   const int mode = (comm->cutghostuser == 0.0 && !other_binned_lists() && !one_size(cmin, cmax) &&
-                    !kokkos_on_gpu() && ghost_shell_ratio() >= MULTI_GHOST_RATIO)
+                    ghost_shell_ratio() >= MULTI_GHOST_RATIO)
       ? Comm::MULTI
       : Comm::SINGLE;
   if (mode != auto_mode) logged = 0;    // log the change
@@ -571,9 +556,6 @@ std::string HGridPlanner::ghost_cutoffs_description() const
     return "one for all levels (lists of other pair styles or computes need it)";
   if (one_size(current.cmin, current.cmax))
     return "one for all levels (one particle size at the start of the run)";
-  if (kokkos_on_gpu())
-    return "one for all levels (KOKKOS on a GPU: size classes would move its exchange to the "
-           "host; comm_modify mode multi for them)";
   return fmt::format("one for all levels (it brings {:.2g} ghosts per atom, < {}: size "
                      "classes would not pay; comm_modify mode multi for them)",
                      ghost_shell_ratio(), MULTI_GHOST_RATIO);

@@ -110,7 +110,6 @@ class HGridPlanner : protected Pointers {
   double ghost_shell_ratio() const;
   bool other_binned_lists() const;
   bool kokkos_bins() const;
-  bool kokkos_on_gpu() const;    // KOKKOS runs on a GPU (CommKokkos' device exchange)
   void publish_collections();
   void offer_sort_bins();
   void log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params);

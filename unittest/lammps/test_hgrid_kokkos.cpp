@@ -10,6 +10,7 @@
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
+#include "comm_kokkos.h"
 #include "fix_neigh_history_kokkos.h"
 #include "force.h"
 #include "hgrid_planner.h"
@@ -25,6 +26,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -235,6 +237,67 @@ Remap remap_with(LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *fix, int linea
   return {std::vector<int>(f.data(), f.data() + f.size()),
           std::vector<double>(v.data(), v.data() + v.size())};
 }
+// the ghosts of this rank as sorted (tag, x, y, z)
+std::vector<std::array<double, 4>> ghost_set(LAMMPS *lmp)
+{
+  if (lmp->kokkos) lmp->atomKK->sync(LAMMPS_NS::Host, X_MASK | TAG_MASK);
+  const int nlocal = lmp->atom->nlocal, nall = nlocal + lmp->atom->nghost;
+  std::vector<std::array<double, 4>> ghosts;
+  for (int i = nlocal; i < nall; i++) {
+    const double *x = lmp->atom->x[i];
+    ghosts.push_back({static_cast<double>(lmp->atom->tag[i]), x[0], x[1], x[2]});
+  }
+  std::sort(ghosts.begin(), ghosts.end());
+  return ghosts;
+}
+
+// ranks whose ghosts differ between two instances on the same ranks
+int ranks_with_other_ghosts(LAMMPS *a, LAMMPS *b)
+{
+  int differ = ghost_set(a) != ghost_set(b), total = 0;
+  MPI_Allreduce(&differ, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+// comm mode multi under KOKKOS (core patch 0012): hgrid's size-class ghosts are sent
+// from the device (-pk kokkos comm device), each atom's class found from its radius in
+// the border kernel, with no switch to CommBrick's host exchange and borders.  Each
+// rank's ghosts equal CommBrick's for the same atoms, at the start and after a run
+// (atoms moved, exchanged and sorted: the CPU instance reads kk's positions back), and
+// the list equals the oracle's
+TEST(HGridKokkos, SizeClassGhostsAreSentFromTheDevice)
+{
+  SystemSpec cpu = powerlaw_system(3000, 30.0, 0.3);
+  cpu.newton = false;
+  cpu.neighbor = "hgrid search bottomup";    // kk's direction: the same ghost classes
+  SystemSpec kk = kokkos_spec(cpu, "off");
+  kk.lammps_args.insert(kk.lammps_args.end(), {"comm", "device"});
+  auto lmp = make_system(kk);
+  auto *comm = dynamic_cast<LAMMPS_NS::CommKokkos *>(lmp->comm);
+  ASSERT_NE(comm, nullptr);
+  ASSERT_EQ(comm->mode, LAMMPS_NS::Comm::MULTI) << "hgrid chose one ghost cutoff";
+  EXPECT_GT(lmp->neighbor->ncollections, 2);
+  auto lmp_cpu = make_system(cpu);
+  ASSERT_EQ(lmp_cpu->comm->mode, LAMMPS_NS::Comm::MULTI);
+  EXPECT_FALSE(comm->exchange_comm_legacy) << "comm mode multi switched KOKKOS to the host";
+  EXPECT_EQ(ranks_with_other_ghosts(lmp.get(), lmp_cpu.get()), 0) << "at the start";
+  EXPECT_GT(lmp->atom->nghost, 0);
+
+  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
+                       "run 200 post no"});
+  EXPECT_FALSE(comm->exchange_comm_legacy) << "comm mode multi switched KOKKOS to the host";
+  const std::string data = "hgrid_kk_ghosts_np" + std::to_string(lmp->comm->nprocs) + ".data";
+  commands(lmp.get(), {"write_data " + data, "run 0 post no"});
+  commands(lmp_cpu.get(), {"delete_atoms group all", "read_data " + data + " add merge",
+                           "run 0 post no"});
+  EXPECT_EQ(lmp_cpu->atom->natoms, lmp->atom->natoms);
+  EXPECT_EQ(ranks_with_other_ghosts(lmp.get(), lmp_cpu.get()), 0) << "after 200 steps";
+  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
+            "");
+  EXPECT_FALSE(comm->exchange_comm_legacy);
+}
+
 
 TEST(HGridKokkos, HashedPartnersCarryTheHistoryOfTheLinearScan)
 {
