@@ -581,6 +581,15 @@ void HGridPlanner::report_build(const hgrid::SearchCounters &c, double seconds)
   build_seconds = seconds;
 }
 
+void HGridPlanner::longest_thread(double &search, double &row)
+{
+  double local[2] = {(double) counters.longest_search, (double) counters.longest_row};
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, world);
+  search = global[0];
+  row = global[1];
+}
+
 void HGridPlanner::counters_per_atom(double &checks, double &visits)
 {
   double local[2] = {(double) counters.distance_checks, (double) counters.cells_visited};

@@ -71,6 +71,7 @@ class HGridPlanner : protected Pointers {
   const hgrid::SearchCounters &last_build() const { return counters; }
   double last_build_time() const { return build_seconds; }
   void counters_per_atom(double &checks, double &visits);
+  void longest_thread(double &search, double &row);    // Kokkos builds; all ranks
   double cells_per_atom();
 
  private:

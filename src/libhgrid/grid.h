@@ -114,6 +114,11 @@ struct LevelView {
     return r.lo[0] >= ilo[0] && r.hi[0] <= ihi[0] && r.lo[1] >= ilo[1] && r.hi[1] <= ihi[1] &&
         r.lo[2] >= ilo[2] && r.hi[2] <= ihi[2];
   }
+  /// Does the row of cells (\p cy, \p cz) cross the interior?
+  [[nodiscard]] HGRID_INLINE bool interior_row(int cy, int cz) const
+  {
+    return ilo[0] <= ihi[0] && cy >= ilo[1] && cy <= ihi[1] && cz >= ilo[2] && cz <= ihi[2];
+  }
   /// \brief Mark the cells wholly inside the orthogonal subdomain [\p lo, \p hi)
   /// as interior (cells of a triclinic box are left without an interior).
   HGRID_INLINE void set_interior(const double *lo, const double *hi)

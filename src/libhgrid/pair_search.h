@@ -20,8 +20,9 @@
                            (ghost_searcher_size), whichever the direction
      half, newton off:     that direction for all particles, the other one for ghost
                            partners only, so owned/ghost pairs are found by both owners
-   A search for ghost partners only skips a level when its box lies in cells wholly
-   inside the subdomain (LevelView::interior), where no ghost can be.
+   A search for ghost partners only skips the cells wholly inside the subdomain
+   (LevelView::interior), where no ghost can be: a whole level when its box lies
+   there, else the interior part of each row of cells.
    visit(j, delx, dely, delz, rsq, radsum, within) is called for every candidate j
    whose distance the search computes, del = x_i - x_j, within = rsq <= (r_i + r_j +
    skin)^2: a visitor keeps j only if within.  Candidates outside are passed too, so that
@@ -107,6 +108,10 @@ enum class Partners { All, Owned, Ghosts };
 struct SearchCounters {
   long long cells_visited = 0;      ///< cells whose particle range was read (T^ca)
   long long distance_checks = 0;    ///< pairs whose distance was computed (T^cd)
+  /// the most cells + checks of one particle's search, and the most partners it stored:
+  /// the longest thread of a builder that gives each particle a thread (Kokkos)
+  long long longest_search = 0;
+  int longest_row = 0;
 };
 
 /// GATHER: rows of at most this many slots are copied without a loop, twice as many
@@ -269,7 +274,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   }
 
   /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells;
-  /// only the partners \p which.
+  /// only the partners \p which.  A search for ghosts skips the interior cells (no ghost
+  /// there): a row through the interior is searched on either side of it, so that a
+  /// large particle near the subdomain's edge reads the cells beyond the edge only.
   template <class Atoms, class Visit>
   static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
                                        const LevelView &lv, Partners which, SearchCounters &count,
@@ -277,18 +284,35 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   {
     const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
     if (r.empty() || (which == Partners::Ghosts && lv.interior(r))) return;
-    const int rowlength = r.hi[0] - r.lo[0] + 1;
     for (int cz = r.lo[2]; cz <= r.hi[2]; ++cz)
       for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy) {
-        const int c0 = lv.first_cell + lv.index(r.lo[0], cy, cz);
-        const int end = g.cell_start[c0 + rowlength];
-        count.cells_visited += rowlength;
-        for (int s = g.cell_start[c0]; s < end; ++s) {
-          const int j = g.slots[s];
-          if (which != Partners::All && (j < q.nlocal) != (which == Partners::Owned)) continue;
-          test(q, j, count, visit);
+        if (which == Partners::Ghosts && lv.interior_row(cy, cz)) {
+          cells(g, q, lv, r.lo[0], (r.hi[0] < lv.ilo[0] ? r.hi[0] : lv.ilo[0] - 1), cy, cz, which,
+                count, visit);
+          cells(g, q, lv, (r.lo[0] > lv.ihi[0] ? r.lo[0] : lv.ihi[0] + 1), r.hi[0], cy, cz, which,
+                count, visit);
+        } else {
+          cells(g, q, lv, r.lo[0], r.hi[0], cy, cz, which, count, visit);
         }
       }
+  }
+
+  /// The cells x0..x1 of row (\p cy, \p cz) of level \p lv (none if x1 < x0): the
+  /// partners \p which among their particles.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void cells(const GridView &g, const Query<Atoms> &q, const LevelView &lv,
+                                 int x0, int x1, int cy, int cz, Partners which,
+                                 SearchCounters &count, Visit &visit)
+  {
+    if (x1 < x0) return;
+    const int c0 = lv.first_cell + lv.index(x0, cy, cz);
+    const int end = g.cell_start[c0 + x1 - x0 + 1];
+    count.cells_visited += x1 - x0 + 1;
+    for (int s = g.cell_start[c0]; s < end; ++s) {
+      const int j = g.slots[s];
+      if (which != Partners::All && (j < q.nlocal) != (which == Partners::Owned)) continue;
+      test(q, j, count, visit);
+    }
   }
 
   /// Same-level partners a list variant does not store from i: i itself; for half

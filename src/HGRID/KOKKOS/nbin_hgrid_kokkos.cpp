@@ -104,6 +104,12 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
 
   count_cells(nlocal, nall);
   Kokkos::deep_copy(h_status, d_status);
+  if (h_status()) {
+    // the counts and the status start from zero at the next binning (a library
+    // caller may catch the error and go on)
+    Kokkos::deep_copy(d_count, 0);
+    Kokkos::deep_copy(d_status, 0);
+  }
   if (h_status() & ABOVE_TOP_LEVEL)
     error->one(FLERR, Error::NOLASTLINE,
                "Atom cutoff diameter exceeds the top hgrid level {:.8g}; raise the last value "
@@ -115,7 +121,11 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
 }
 
 /* ----------------------------------------------------------------------
-   cell of every atom and the number of atoms per cell (atomic increments)
+   cell of every atom and the number of atoms per cell (atomic increments).
+   The counts and the status are zero here, with no fill kernel of their own
+   (each a blocking round trip on a GPU): a new view is zero, fill_cells() counts
+   every cell back down to zero, and a non-zero status stopped the binning after
+   resetting both (bin_atoms)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nlocal, int nall)
@@ -128,8 +138,6 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nl
   const hgrid::GridView g = device_view();
   const double skin = planner->skin();
 
-  Kokkos::deep_copy(d_count, 0);
-  Kokkos::deep_copy(d_status, 0);
   Kokkos::parallel_for(
       "hgrid/kk:count_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
         const double xi[3] = {x(i, 0), x(i, 1), x(i, 2)};
@@ -168,11 +176,11 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
         if (final) start(c) = sum;
         sum += n;
       });
-  Kokkos::deep_copy(d_count, 0);
+  // each atom takes the slot of its cell's count, counted down: the counts end at zero
   Kokkos::parallel_for(
       "hgrid/kk:fill_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
         const int cell = atom2cell(i);
-        if (cell >= 0) slots(start(cell) + Kokkos::atomic_fetch_add(&count(cell), 1)) = i;
+        if (cell >= 0) slots(start(cell) + Kokkos::atomic_fetch_sub(&count(cell), 1) - 1) = i;
       });
   // cells hold a few atoms (cell edge >= the level's cutoff diameter / 2)
   Kokkos::parallel_for(

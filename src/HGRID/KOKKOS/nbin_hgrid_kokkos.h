@@ -58,7 +58,7 @@ template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
 
  private:
   Kokkos::View<hgrid::LevelView *, DeviceType> d_levels;
-  typename AT::t_int_1d d_count;         // atoms per cell, then the fill cursor
+  typename AT::t_int_1d d_count;         // atoms per cell, counted down by the fill
   typename AT::t_int_1d d_cell_start;    // ncells + 1 slot offsets
   typename AT::t_int_1d d_slots;         // atom indices sorted by (cell, index)
   typename AT::t_int_scalar d_status;

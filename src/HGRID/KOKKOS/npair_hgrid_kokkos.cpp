@@ -300,11 +300,12 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
   const int nthreads = CELL_ORDER ? atom->nlocal + atom->nghost : nlocal;
   const int ncells = kbin->get_cells().num_cells();
 
-  long long visited = 0, checks = 0;
-  int excess = 0;
+  long long visited = 0, checks = 0, longest = 0;
+  int excess = 0, longest_row = 0;
   Kokkos::parallel_reduce(
       "hgrid/kk:search", Kokkos::RangePolicy<DeviceType>(0, nthreads),
-      KOKKOS_LAMBDA(const int s, long long &nvisit, long long &ncheck, int &most) {
+      KOKKOS_LAMBDA(const int s, long long &nvisit, long long &ncheck, int &most,
+                    long long &nlongest, int &nrow) {
         const int i = !CELL_ORDER ? s : (s < g.cell_start[ncells] ? g.slots[s] : nlocal);
         if (CELL_ORDER && i >= nlocal) return;
         const int icell = atom2cell(i);
@@ -323,10 +324,16 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
         nvisit += c.cells_visited;
         ncheck += c.distance_checks;
         if (n - nroom > most) most = n - nroom;
+        if (c.cells_visited + c.distance_checks > nlongest)
+          nlongest = c.cells_visited + c.distance_checks;
+        if (n > nrow) nrow = n;
       },
-      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(excess));
+      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(excess),
+      Kokkos::Max<long long>(longest), Kokkos::Max<int>(longest_row));
   count.cells_visited = visited;
   count.distance_checks = checks;
+  count.longest_search = longest;
+  count.longest_row = longest_row;
   return excess;
 }
 
