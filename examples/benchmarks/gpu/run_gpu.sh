@@ -19,7 +19,8 @@
 # HGRID_GPU_CASES (N:OMEGA:STYLE[:TIMEOUT],... run in that order instead of N x OMEGA),
 # HGRID_GPU_DEADLINE (seconds after the table starts: no run starts later),
 # HGRID_GPU_PROFILE (N:OMEGA:STYLE,...: each run timed kernel by kernel, kernel_times.cpp),
-# HGRID_GPU_NCU (N:OMEGA:STYLE:REGEX,...: Nsight Compute counters of one kernel).
+# HGRID_GPU_NCU (N:OMEGA:STYLE:REGEX,...: Nsight Compute counters of one kernel),
+# HGRID_GPU_ROUNDTRIPS (N:OMEGA,...: kk bin's and kk hgrid's round trips per step).
 # On the lent device (16 cores, H100): pack_kit.sh here, then run with carry .gpu-kit:
 #   bash examples/benchmarks/gpu/run_gpu.sh $OUT
 set -euo pipefail
@@ -160,6 +161,16 @@ if [ -n "${HGRID_GPU_NCU:-}" ] && command -v ncu >/dev/null; then
       -var style "$style" -var n "$n" -var omega "$omega" -var steps 10 -var newton off \
       -var history yes -k on g 1 -sf kk -pk kokkos neigh half newton off) \
       >"$build/profile/ncu.$name.txt" 2>&1 || log "ncu $name: exit $?"
+  done
+fi
+# HGRID_GPU_ROUNDTRIPS=N:OMEGA,...: fences and copies per step of kk bin and kk hgrid on
+# the GPU (roundtrips/run_roundtrips.py with the kp_roundtrips Kokkos Tools library, built
+# here with the host compiler), into $out/roundtrips.N.wOMEGA/
+if [ -n "${HGRID_GPU_ROUNDTRIPS:-}" ]; then
+  for item in ${HGRID_GPU_ROUNDTRIPS//,/ }; do
+    IFS=: read -r n omega <<<"$item"
+    timeout 300 python3 "$here/roundtrips/run_roundtrips.py" --lmp "$build/lmp" --device "g 1"       --n "$n" --omegas "$omega" --mem-gb 0 --out "$out/roundtrips.$n.w$omega"       >"$out/roundtrips.$n.w$omega.log" 2>&1 || log "roundtrips $item: exit $?"
+    log "roundtrips $item: $(grep -E '^round trips/step' "$out/roundtrips.$n.w$omega.log" || echo none)"
   done
 fi
 [ -d "$build/profile" ] && tar czf "$out/profile.tar.gz" -C "$build" profile
