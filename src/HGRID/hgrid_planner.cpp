@@ -57,7 +57,7 @@ static constexpr double EMPTY_BOX_CELLS = 16.0;
 /* ---------------------------------------------------------------------- */
 
 HGridPlanner::HGridPlanner(LAMMPS *lmp) :
-    Pointers(lmp), cell_order(false), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
+    Pointers(lmp), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
     two_way(0)
 {
 }

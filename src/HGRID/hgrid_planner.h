@@ -77,7 +77,7 @@ class HGridPlanner : protected Pointers {
  private:
   hgrid::PlanSettings user;                     // from the neighbor command's keywords
   std::vector<std::string> user_words;          // the words user was parsed from
-  bool cell_order;                              // kk/order cells (Kokkos threads' order)
+  bool cell_order = false;                      // kk/order cells (Kokkos threads' order)
   std::optional<hgrid::PlanSettings> tuning;    // fix hgrid/tune's, while it is defined
   double skin_;
   hgrid::Plan current;

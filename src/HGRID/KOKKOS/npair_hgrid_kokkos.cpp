@@ -45,13 +45,6 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
 };
 }    // namespace
 
-/* ---------------------------------------------------------------------- */
-
-template <class DeviceType, int NEWTON, int TRI>
-NPairHGridKokkos<DeviceType, NEWTON, TRI>::NPairHGridKokkos(LAMMPS *lmp) : NPairHGridBase(lmp)
-{
-}
-
 /* ----------------------------------------------------------------------
    same-level rows to the device when the stencil changed (compared on the host)
 ------------------------------------------------------------------------- */

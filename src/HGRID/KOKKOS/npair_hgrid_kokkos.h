@@ -108,7 +108,7 @@ class NPairHGridKokkos : public NPairHGridBase {
  public:
   typedef ArrayTypes<DeviceType> AT;
 
-  NPairHGridKokkos(class LAMMPS *lmp);
+  using NPairHGridBase::NPairHGridBase;
   void build(class NeighList *) override;
 
   // the device passes (public: CUDA lambdas need it)
