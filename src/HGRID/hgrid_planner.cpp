@@ -129,6 +129,8 @@ void HGridPlanner::setup_run()
      subcells K             one explicit level's cells split into K^d sub-cells
      search topdown|bottomup
      kk/order atoms|cells   which owned atom a Kokkos thread searches (NPairHGridKokkos)
+     kk/split N|no|auto     Kokkos: searches that may read more than N cells are split
+                            among threads; auto: KK_SPLIT_CELLS on a GPU, no on the host
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::parse_words()
@@ -140,6 +142,7 @@ void HGridPlanner::parse_words()
   user = hgrid::PlanSettings();
   user.auto_search = true;    // unless the search keyword is given
   cell_order = false;
+  split_cells = 0.0;
   for (int iarg = 0; iarg < narg;) {
     const std::string &key = args[iarg];
     if (key == "levels") {
@@ -175,6 +178,19 @@ void HGridPlanner::parse_words()
       if (args[iarg + 1] != "atoms" && args[iarg + 1] != "cells")
         error->all(FLERR, "Neighbor hgrid kk/order must be atoms or cells, got {}", args[iarg + 1]);
       cell_order = args[iarg + 1] == "cells";
+      iarg += 2;
+    } else if (key == "kk/split") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword kk/split");
+      if (args[iarg + 1] == "no")
+        split_cells = -1.0;
+      else if (args[iarg + 1] == "auto")
+        split_cells = 0.0;
+      else {
+        split_cells = utils::numeric(FLERR, args[iarg + 1], false, lmp);
+        if (split_cells < 1.0)
+          error->all(FLERR, "Neighbor hgrid kk/split must be auto, no or at least 1 cell, got {}",
+                     args[iarg + 1]);
+      }
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
@@ -581,13 +597,15 @@ void HGridPlanner::report_build(const hgrid::SearchCounters &c, double seconds)
   build_seconds = seconds;
 }
 
-void HGridPlanner::longest_thread(double &search, double &row)
+void HGridPlanner::longest_thread(double &search, double &row, double &split)
 {
   double local[2] = {(double) counters.longest_search, (double) counters.longest_row};
   double global[2];
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, world);
   search = global[0];
   row = global[1];
+  double nsplit = (double) counters.split_searches;
+  MPI_Allreduce(&nsplit, &split, 1, MPI_DOUBLE, MPI_SUM, world);
 }
 
 void HGridPlanner::counters_per_atom(double &checks, double &visits)

@@ -64,6 +64,10 @@ class HGridPlanner : protected Pointers {
   void note_pair_build(bool two_way_search);
   bool two_way_search() const { return two_way; }
   bool kk_cell_order() const { return cell_order; }    // keyword kk/order cells
+  double kk_split_cells(bool on_gpu) const             // kk/split: cells, -1 for no
+  {
+    return split_cells != 0.0 ? split_cells : (on_gpu ? KK_SPLIT_CELLS : -1.0);
+  }
 
   // measurements reported by the builders, and their all-rank values (collective)
   void report_build(const hgrid::SearchCounters &counters, double seconds);
@@ -71,13 +75,19 @@ class HGridPlanner : protected Pointers {
   const hgrid::SearchCounters &last_build() const { return counters; }
   double last_build_time() const { return build_seconds; }
   void counters_per_atom(double &checks, double &visits);
-  void longest_thread(double &search, double &row);    // Kokkos builds; all ranks
+  void longest_thread(double &search, double &row, double &split);    // Kokkos builds; all ranks
   double cells_per_atom();
 
  private:
-  hgrid::PlanSettings user;                     // from the neighbor command's keywords
-  std::vector<std::string> user_words;          // the words user was parsed from
-  bool cell_order = false;                      // kk/order cells (Kokkos threads' order)
+  hgrid::PlanSettings user;               // from the neighbor command's keywords
+  std::vector<std::string> user_words;    // the words user was parsed from
+  bool cell_order = false;                // kk/order cells (Kokkos threads' order)
+  // a Kokkos search on a GPU that may read more cells of other levels than this is split
+  // among threads (kk/split auto): about 12x the mean search at size ratio 100 (80 cells
+  // + checks). On the host (OpenMP backend) splitting cost 9 % of the build (10^5
+  // atoms, size ratio 100, newton off, 1 and 2 threads): auto does not split there
+  static constexpr double KK_SPLIT_CELLS = 1024.0;
+  double split_cells = 0.0;                     // kk/split: 0 auto, -1 no, else cells
   std::optional<hgrid::PlanSettings> tuning;    // fix hgrid/tune's, while it is defined
   double skin_;
   hgrid::Plan current;

@@ -112,6 +112,8 @@ struct SearchCounters {
   /// the longest thread of a builder that gives each particle a thread (Kokkos)
   long long longest_search = 0;
   int longest_row = 0;
+  /// searches a builder split into units (PairSearch::num_units), one thread a unit
+  long long split_searches = 0;
 };
 
 /// GATHER: rows of at most this many slots are copied without a loop, twice as many
@@ -162,21 +164,95 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     const int ilevel = g.level_of_cell(icell);
     same_level(g, q, icell, ilevel, count, visit);
     for (int l = 0; l < g.nlevels; ++l) {
-      if (l == ilevel) continue;
-      const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
-      Partners which = Partners::All;    // full lists
-      if (HALF && NEWTON) {
-        if (primary && g.topdown)
-          which = Partners::Owned;    // ghosts: from the smaller one
-        else if (!primary && (!g.topdown || g.ghosts_searched_down))
-          continue;
-        else if (!primary)
-          which = Partners::Ghosts;
-      } else if (HALF && !primary) {
-        which = Partners::Ghosts;    // newton off: the other owner stores it too
-      }
-      other_level(g, q, g.levels[l], which, count, visit);
+      Partners which = Partners::All;
+      if (searches(g, ilevel, l, which)) other_level(g, q, g.levels[l], which, count, visit);
     }
+  }
+
+  /// Does a search from level \p ilevel read level \p l, and for which partners
+  /// (the file comment's rules)?
+  static HGRID_INLINE bool searches(const GridView &g, int ilevel, int l, Partners &which)
+  {
+    if (l == ilevel) return false;
+    const bool primary = g.topdown ? (l < ilevel) : (l > ilevel);
+    which = Partners::All;    // full lists
+    if (HALF && NEWTON) {
+      if (primary && g.topdown)
+        which = Partners::Owned;    // ghosts: from the smaller one
+      else if (!primary && (!g.topdown || g.ghosts_searched_down))
+        return false;
+      else if (!primary)
+        which = Partners::Ghosts;
+    } else if (HALF && !primary) {
+      which = Partners::Ghosts;    // newton off: the other owner stores it too
+    }
+    return true;
+  }
+
+  /// \brief The search of particle \p i as units for the threads of a split pass (a
+  /// builder that gives long searches many threads): its same-level stencil rows, then
+  /// level by level the rows of cells (cy, cz) of each level it reads.  The partners of
+  /// units 0, 1, ... in turn are those of neighbors(), in its order.
+  template <class Atoms>
+  static HGRID_INLINE int num_units(const GridView &g, const Atoms &atoms, int i, int icell,
+                                    int nlocal, double skin)
+  {
+    static_assert(!GATHER, "units are rows, not gathered batches");
+    const Query<Atoms> q = query(atoms, i, nlocal, skin);
+    const int ilevel = g.level_of_cell(icell);
+    int n = g.level_rows[ilevel + 1] - g.level_rows[ilevel];
+    for (int l = 0; l < g.nlevels; ++l) {
+      Partners which = Partners::All;
+      if (searches(g, ilevel, l, which)) n += num_rows(range_on(q, g.levels[l], which));
+    }
+    return n;
+  }
+
+  /// Unit \p k of the search of particle \p i (num_units()).
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void unit(const GridView &g, const Atoms &atoms, int i, int icell, int nlocal,
+                                double skin, int k, SearchCounters &count, Visit &visit)
+  {
+    const Query<Atoms> q = query(atoms, i, nlocal, skin);
+    const int ilevel = g.level_of_cell(icell);
+    const int nsame = g.level_rows[ilevel + 1] - g.level_rows[ilevel];
+    if (k < nsame) {
+      same_level_row(g, q, icell, g.level_rows[ilevel] + k, count, visit);
+      return;
+    }
+    k -= nsame;
+    for (int l = 0; l < g.nlevels; ++l) {
+      Partners which = Partners::All;
+      if (!searches(g, ilevel, l, which)) continue;
+      const CellRange r = range_on(q, g.levels[l], which);
+      const int n = num_rows(r);
+      if (k < n) {
+        const int ny = r.hi[1] - r.lo[1] + 1;
+        row_of_cells(g, q, g.levels[l], r, r.lo[1] + k % ny, r.lo[2] + k / ny, which, count, visit);
+        return;
+      }
+      k -= n;
+    }
+  }
+
+  /// \brief The most cells a search from level \p h may read on the other levels: on
+  /// level l a box of (c_i + s_l)/2 a side around x_i (c_i <= s_h) spans at most
+  /// (s_h + s_l)/edge + 2 cells per dimension (host: \p g with host views).
+  static double most_cells_searched(const GridView &g, int h)
+  {
+    double most = 0.0;
+    for (int l = 0; l < g.nlevels; ++l) {
+      Partners which = Partners::All;
+      if (!searches(g, h, l, which)) continue;
+      const LevelView &lv = g.levels[l];
+      double cells = 1.0;
+      for (int d = 0; d < lv.dimension; ++d) {
+        const double across = static_cast<int>((g.levels[h].size + lv.size) * lv.inv[d]) + 2.0;
+        cells *= across < lv.wn[d] ? across : lv.wn[d];
+      }
+      most += cells;
+    }
+    return most;
   }
 
   /// \brief Owned partners of particle \p i (a ghost) on the levels below its own: the
@@ -260,41 +336,72 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       check(q, b, skip, count, visit);
       return;
     }
-    for (int k = first; k < last; ++k) {
-      const int c0 = icell + g.rows[k].offset;
-      const int end = g.cell_start[c0 + g.rows[k].ncells];
-      count.cells_visited += g.rows[k].ncells;
-      const bool filtered = !(HALF && NEWTON) || g.rows[k].tiebreak;
-      for (int s = g.cell_start[c0]; s < end; ++s) {
-        const int j = g.slots[s];
-        if (filtered && same_level_skips(q, j)) continue;
-        test(q, j, count, visit);
-      }
+    for (int k = first; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
+  }
+
+  /// Stencil row \p k (an index of g.rows) of the same-level search from \p icell.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void same_level_row(const GridView &g, const Query<Atoms> &q, int icell,
+                                          int k, SearchCounters &count, Visit &visit)
+  {
+    const int c0 = icell + g.rows[k].offset;
+    const int end = g.cell_start[c0 + g.rows[k].ncells];
+    count.cells_visited += g.rows[k].ncells;
+    const bool filtered = !(HALF && NEWTON) || g.rows[k].tiebreak;
+    for (int s = g.cell_start[c0]; s < end; ++s) {
+      const int j = g.slots[s];
+      if (filtered && same_level_skips(q, j)) continue;
+      test(q, j, count, visit);
     }
   }
 
   /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells;
-  /// only the partners \p which.  A search for ghosts skips the interior cells (no ghost
-  /// there): a row through the interior is searched on either side of it, so that a
-  /// large particle near the subdomain's edge reads the cells beyond the edge only.
+  /// only the partners \p which.
   template <class Atoms, class Visit>
   static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
                                        const LevelView &lv, Partners which, SearchCounters &count,
                                        Visit &visit)
   {
-    const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
-    if (r.empty() || (which == Partners::Ghosts && lv.interior(r))) return;
+    const CellRange r = range_on(q, lv, which);
+    if (r.empty()) return;
     for (int cz = r.lo[2]; cz <= r.hi[2]; ++cz)
-      for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy) {
-        if (which == Partners::Ghosts && lv.interior_row(cy, cz)) {
-          cells(g, q, lv, r.lo[0], (r.hi[0] < lv.ilo[0] ? r.hi[0] : lv.ilo[0] - 1), cy, cz, which,
-                count, visit);
-          cells(g, q, lv, (r.lo[0] > lv.ihi[0] ? r.lo[0] : lv.ihi[0] + 1), r.hi[0], cy, cz, which,
-                count, visit);
-        } else {
-          cells(g, q, lv, r.lo[0], r.hi[0], cy, cz, which, count, visit);
-        }
-      }
+      for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy)
+        row_of_cells(g, q, lv, r, cy, cz, which, count, visit);
+  }
+
+  /// The cells of level \p lv a search for partners \p which reads: those within
+  /// (c_i + s_l)/2 of x_i, none for ghosts if they all lie in the interior (no ghost
+  /// there).
+  template <class Atoms>
+  static HGRID_INLINE CellRange range_on(const Query<Atoms> &q, const LevelView &lv, Partners which)
+  {
+    const CellRange r = lv.search_range(q.xi, 0.5 * (2.0 * q.ri + q.skin + lv.size));
+    if (which == Partners::Ghosts && !r.empty() && lv.interior(r)) return CellRange();
+    return r;
+  }
+
+  /// Rows of cells (cy, cz) of \p r.
+  static HGRID_INLINE int num_rows(const CellRange &r)
+  {
+    return r.empty() ? 0 : (r.hi[1] - r.lo[1] + 1) * (r.hi[2] - r.lo[2] + 1);
+  }
+
+  /// The row of cells (\p cy, \p cz) of \p r.  A search for ghosts skips the interior
+  /// cells: a row through the interior is searched on either side of it, so that a large
+  /// particle near the subdomain's edge reads the cells beyond the edge only.
+  template <class Atoms, class Visit>
+  static HGRID_INLINE void row_of_cells(const GridView &g, const Query<Atoms> &q,
+                                        const LevelView &lv, const CellRange &r, int cy, int cz,
+                                        Partners which, SearchCounters &count, Visit &visit)
+  {
+    if (which == Partners::Ghosts && lv.interior_row(cy, cz)) {
+      cells(g, q, lv, r.lo[0], (r.hi[0] < lv.ilo[0] ? r.hi[0] : lv.ilo[0] - 1), cy, cz, which,
+            count, visit);
+      cells(g, q, lv, (r.lo[0] > lv.ihi[0] ? r.lo[0] : lv.ihi[0] + 1), r.hi[0], cy, cz, which,
+            count, visit);
+    } else {
+      cells(g, q, lv, r.lo[0], r.hi[0], cy, cz, which, count, visit);
+    }
   }
 
   /// The cells x0..x1 of row (\p cy, \p cz) of level \p lv (none if x1 < x0): the

@@ -32,8 +32,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
@@ -283,28 +285,28 @@ TEST(HGridKokkos, SizeClassGhostsAreSentFromTheDevice)
   EXPECT_EQ(ranks_with_other_ghosts(lmp.get(), lmp_cpu.get()), 0) << "at the start";
   EXPECT_GT(lmp->atom->nghost, 0);
 
-  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
-                       "run 200 post no"});
+  commands(lmp.get(),
+           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "run 200 post no"});
   EXPECT_FALSE(comm->exchange_comm_legacy) << "comm mode multi switched KOKKOS to the host";
   const std::string data = "hgrid_kk_ghosts_np" + std::to_string(lmp->comm->nprocs) + ".data";
   commands(lmp.get(), {"write_data " + data, "run 0 post no"});
-  commands(lmp_cpu.get(), {"delete_atoms group all", "read_data " + data + " add merge",
-                           "run 0 post no"});
+  commands(lmp_cpu.get(),
+           {"delete_atoms group all", "read_data " + data + " add merge", "run 0 post no"});
   EXPECT_EQ(lmp_cpu->atom->natoms, lmp->atom->natoms);
   EXPECT_EQ(ranks_with_other_ghosts(lmp.get(), lmp_cpu.get()), 0) << "after 200 steps";
-  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
-            "");
+  EXPECT_EQ(
+      compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
+      "");
   EXPECT_FALSE(comm->exchange_comm_legacy);
 }
-
 
 TEST(HGridKokkos, HashedPartnersCarryTheHistoryOfTheLinearScan)
 {
   const int saved = LAMMPS_NS::FixNeighHistory::lookup_linear_max;
   const SystemSpec s = kokkos_spec(powerlaw_system(900, 20.0, 0.5), "off");
-  auto lmp = run_granular(s, "velocity all create 2.0 87287 loop geom",
-                          {"atom_modify sort 50 0.0"});
+  auto lmp =
+      run_granular(s, "velocity all create 2.0 87287 loop geom", {"atom_modify sort 50 0.0"});
   auto fixes = lmp->modify->get_fix_by_style("^NEIGH_HISTORY");
   ASSERT_EQ(fixes.size(), 1u);
   auto *fix = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(fixes.front());
@@ -318,7 +320,8 @@ TEST(HGridKokkos, HashedPartnersCarryTheHistoryOfTheLinearScan)
     const long mine = std::count(stock.flags.begin(), stock.flags.end(), 1);
     long found = 0;
     MPI_Allreduce(&mine, &found, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    EXPECT_GT(found, 500) << "run " << run << ": " << found << " contacts found of " << stock.flags.size();
+    EXPECT_GT(found, 500) << "run " << run << ": " << found << " contacts found of "
+                          << stock.flags.size();
     EXPECT_TRUE(hashed.flags == stock.flags) << "run " << run;
     EXPECT_TRUE(hashed.values == stock.values) << "run " << run;
     EXPECT_TRUE(mixed.flags == stock.flags) << "run " << run;
@@ -494,8 +497,76 @@ TEST(HGridKokkos, AtomOrderAndCellOrderBuildTheSameRows)
   cpu.neighbor = "hgrid kk/order cells";
   auto lmp = make_system(cpu);
   EXPECT_TRUE(LAMMPS_NS::HGridPlanner::find(lmp.get())->kk_cell_order());
-  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewton), gather_list(lmp.get(), 0, false).counts),
-            "");
+  EXPECT_EQ(
+      compare(oracle(lmp.get(), ListKind::HalfNewton), gather_list(lmp.get(), 0, false).counts),
+      "");
+}
+
+// the rows of the pair style's Kokkos list by owned atom: partner tags and history
+// bits, in the order the builder stored them
+std::map<long, std::vector<long>> kokkos_rows(LAMMPS *lmp)
+{
+  auto *list = dynamic_cast<LAMMPS_NS::NeighListKokkos<LMPDeviceType> *>(lmp->force->pair->list);
+  std::map<long, std::vector<long>> rows;
+  if (!list) return rows;
+  lmp->atomKK->sync(LAMMPS_NS::Host, TAG_MASK);
+  auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_ilist);
+  auto numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_numneigh);
+  auto neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_neighbors);
+  auto start = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->rows.d_start);
+  const auto *tag = lmp->atom->tag;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = ilist(ii);
+    auto &row = rows[tag[i]];
+    for (int jj = 0; jj < numneigh(i); jj++) {
+      const int j = list->rows.packed ? neighbors(0, start(i) + jj) : neighbors(i, jj);
+      row.push_back(2 * tag[j & NEIGHMASK] + (j >> SBBITS & 3));
+    }
+  }
+  return rows;
+}
+
+// neighbor hgrid kk/split: the searches of large particles (newton off: their ghost
+// partners on the finest levels) are split into rows of cells, one thread each, and
+// give the rows of one thread per particle, partner for partner, in the same order
+TEST(HGridKokkos, SplitSearchesBuildTheSameRows)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(4000, 100.0, 0.3), "off");
+  s.packing = 0.5;
+  double split = 0.0, longest = 0.0, row = 0.0;
+  auto rows_of = [&](const std::string &words) {
+    s.neighbor = "hgrid " + words;
+    auto lmp = make_system(s);
+    EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
+    EXPECT_EQ(
+        compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
+        "")
+        << words;
+    LAMMPS_NS::HGridPlanner::find(lmp.get())->longest_thread(longest, row, split);
+    return kokkos_rows(lmp.get());
+  };
+  const auto whole = rows_of("kk/split no");
+  EXPECT_EQ(split, 0.0);
+  const double longest_whole = longest;
+  for (const char *words : {"kk/split 16", "kk/split 1024 kk/order cells", "kk/split 1"}) {
+    EXPECT_EQ(rows_of(words), whole) << words;
+    EXPECT_GT(split, 0.0) << words << ": no search was split";
+    EXPECT_LT(longest, longest_whole) << words;
+  }
+#ifndef LMP_KOKKOS_GPU
+  rows_of("kk/split auto");    // the default: no split on the host
+  EXPECT_EQ(split, 0.0);
+#endif
+
+  s.neighbor = "hgrid kk/split 0.5";
+  std::string msg = error_of(s, {});
+  EXPECT_NE(msg.find("Neighbor hgrid kk/split must be auto, no or at least 1 cell, got 0.5"),
+            std::string::npos)
+      << msg;
+  s.neighbor = "hgrid kk/split";
+  msg = error_of(s, {});
+  EXPECT_NE(msg.find("Missing value for neighbor hgrid keyword kk/split"), std::string::npos)
+      << msg;
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

@@ -247,6 +247,72 @@ TEST(PairSearch, GatheredRowsAreTheRowByRowCandidates)
   }
 }
 
+namespace {
+
+// the candidates every owned particle visits, in order: its whole search, or unit by
+// unit (PairSearch::unit; \p units counts them)
+template <bool HALF, bool NEWTON>
+std::vector<std::vector<std::pair<int, bool>>> visits_of(const GridView &g, const Particles &p,
+                                                         const BinnedGrid &binned, int nlocal,
+                                                         double skin, long long *units)
+{
+  std::vector<std::vector<std::pair<int, bool>>> out(nlocal);
+  SearchCounters count;
+  for (int i = 0; i < nlocal; ++i) {
+    auto visit = [&](int j, double, double, double, double, double, bool within) {
+      out[i].emplace_back(j, within);
+    };
+    if (!units) {
+      PairSearch<HALF, NEWTON>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin, count, visit);
+      continue;
+    }
+    const int n = PairSearch<HALF, NEWTON>::num_units(g, p, i, binned.cell_of(i), nlocal, skin);
+    *units += n;
+    for (int k = 0; k < n; ++k)
+      PairSearch<HALF, NEWTON>::unit(g, p, i, binned.cell_of(i), nlocal, skin, k, count, visit);
+  }
+  return out;
+}
+
+template <bool HALF, bool NEWTON>
+void expect_units_as_whole(const Layout &layout, const Particles &p, int nlocal, int dim,
+                           double skin, const std::string &what)
+{
+  const Box box = cube(dim);
+  const StencilKind kind = HALF && NEWTON ? StencilKind::Half : StencilKind::Full;
+  const BinnedGrid binned = binned_grid(layout, p, box, skin, kind, box.lo, box.hi);
+  // a subdomain 10 inside the box on each side: ghost searches skip its interior
+  GridView g = binned.view();
+  std::vector<LevelView> levels(g.levels, g.levels + g.nlevels);
+  const double lo[3] = {10.0, 10.0, 10.0}, hi[3] = {box.hi[0] - 10.0, box.hi[1] - 10.0, 90.0};
+  for (LevelView &v : levels) v.set_interior(lo, hi);
+  g.levels = levels.data();
+  long long units = 0;
+  EXPECT_EQ((visits_of<HALF, NEWTON>(g, p, binned, nlocal, skin, &units)),
+            (visits_of<HALF, NEWTON>(g, p, binned, nlocal, skin, nullptr)))
+      << what << (HALF ? ", half" : ", full") << (NEWTON ? ", newton on" : ", newton off");
+  EXPECT_GT(units, nlocal) << what;
+}
+
+}    // namespace
+
+// the units of a split search (one thread each in NPairHGridKokkos's split pass) visit
+// the candidates of the whole search in its order, for every variant and layout
+TEST(PairSearch, UnitsVisitTheCandidatesOfTheWholeSearch)
+{
+  const double skin = 0.3, omega = 10.0;
+  for (int dim : {2, 3}) {
+    const Particles p = random_particles(dim == 3 ? 3000 : 1500, dim, omega, 21 + dim);
+    const int n = p.r.size();
+    for (const Layout &layout : layouts(2.0 * omega + skin)) {
+      const std::string what = case_name(dim, layout);
+      expect_units_as_whole<false, true>(layout, p, 4 * n / 5, dim, skin, what);
+      expect_units_as_whole<true, false>(layout, p, 4 * n / 5, dim, skin, what);
+      expect_units_as_whole<true, true>(layout, p, 4 * n / 5, dim, skin, what);
+    }
+  }
+}
+
 // rows of a few particles each (a level of dense rows, LevelView::dense_rows): rows of
 // up to 2 kGatherWidth slots are copied at once, in the same order
 TEST(PairSearch, DenseRowsAreCopiedWiderWithTheSameCandidates)

@@ -43,6 +43,63 @@ template <class XView, class RView, class TagView> struct KokkosAtoms {
   KOKKOS_INLINE_FUNCTION tagint tag(int j) const { return t(j); }
   KOKKOS_INLINE_FUNCTION double image_tolerance() const { return tolerance; }
 };
+
+// the search of one owned atom as a thread runs it: all of it (unit < 0: the atom pass)
+// or one unit (the split pass), the partners stored from position n0 of the atom's row
+// up to the room of the row; returns the partners found
+template <class DeviceType, int NEWTON, int TRI, int EXCLUDE, class Atoms> struct RowSearch {
+  typedef ArrayTypes<DeviceType> AT;
+  using Search = hgrid::PairSearch<1, NEWTON, TRI>;
+  hgrid::GridView g;
+  Atoms atoms;
+  typename AT::t_int_1d atom2cell;
+  typename AT::t_neighbors_2d neighbors;
+  NeighRowsKokkos<DeviceType> rows;
+  typename AT::t_int_1d room;
+  int maxneighs, history, nlocal;
+  double skin;
+  HGridExclusionsKokkos<DeviceType> ex;
+
+  KOKKOS_INLINE_FUNCTION int room_of(int icell) const
+  {
+    return rows.packed ? room(g.level_of_cell(icell)) : maxneighs;
+  }
+
+  template <bool STORE>
+  KOKKOS_INLINE_FUNCTION int run(int i, int unit, int n0, hgrid::SearchCounters &c) const
+  {
+    const int icell = atom2cell(i);
+    const int irow = rows.row(i), jfirst = rows.first(i) + n0;
+    const int nroom = room_of(icell) - n0;
+    int n = 0;
+    auto visit = [&](int j, double, double, double, double rsq, double radsum, bool within) {
+      if (!within || (EXCLUDE && ex.excluded(i, j))) return;
+      if (STORE && n < nroom)
+        neighbors(irow, jfirst + n) = (rsq < radsum * radsum) ? (j ^ history) : j;
+      n++;
+    };
+    if (unit < 0)
+      Search::neighbors(g, atoms, i, icell, nlocal, skin, c, visit);
+    else
+      Search::unit(g, atoms, i, icell, nlocal, skin, unit, c, visit);
+    return n;
+  }
+};
+
+// the atom whose units include unit u: start(a) <= u < start(a + 1), start(0) = 0 and
+// start(n) the number of units
+template <class View> KOKKOS_INLINE_FUNCTION int atom_of_unit(const View &start, int n, int u)
+{
+  int lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (start(mid) <= u)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
 }    // namespace
 
 /* ----------------------------------------------------------------------
@@ -244,28 +301,42 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::longest_row(NeighListKokkos<Devic
 }
 
 /* ----------------------------------------------------------------------
-   the search with exclusions only where neigh_modify exclude set some
+   the first level whose atoms' searches are split among threads: a search from
+   it may read more than kk/split cells of other levels (the ghost-side search
+   of a large particle, newton off, on the finest levels)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::first_split_level() const
+{
+  const hgrid::GridView g = hbin->view();    // host views of the levels
+#ifdef LMP_KOKKOS_GPU
+  constexpr bool on_gpu = std::is_same_v<DeviceType, LMPDeviceType>;
+#else
+  constexpr bool on_gpu = false;
+#endif
+  const double most = planner->kk_split_cells(on_gpu);
+  if (most < 0.0) return g.nlevels;
+  for (int h = 0; h < g.nlevels; h++)
+    if (hgrid::PairSearch<1, NEWTON, TRI>::most_cells_searched(g, h) > most) return h;
+  return g.nlevels;
+}
+
+/* ----------------------------------------------------------------------
+   the search with exclusions only where neigh_modify exclude set some: the
+   atom pass, then the split pass for the units of the atoms it left
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEWTON, int TRI>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_any(NeighListKokkos<DeviceType> *list,
                                                           int nlocal, hgrid::SearchCounters &count)
 {
-  const bool cell_order = planner->kk_cell_order();
-  if (exclude)
-    return cell_order ? search<1, 1>(list, nlocal, count) : search<1, 0>(list, nlocal, count);
-  return cell_order ? search<0, 1>(list, nlocal, count) : search<0, 0>(list, nlocal, count);
+  if (exclude) return search<1>(list, nlocal, count);
+  return search<0>(list, nlocal, count);
 }
 
-/* ----------------------------------------------------------------------
-   one thread per owned atom, each row stored up to its room; returns the
-   largest excess of a row over its room (<= 0: every row fits).
-   CELL_ORDER: thread s takes the atom of slot s (atoms by cell, cells by level;
-   ghosts and slots past the binned atoms leave their thread idle)
-------------------------------------------------------------------------- */
-
 template <class DeviceType, int NEWTON, int TRI>
-template <int EXCLUDE, int CELL_ORDER>
+template <int EXCLUDE>
 int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType> *list, int nlocal,
                                                       hgrid::SearchCounters &count)
 {
@@ -278,55 +349,180 @@ int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search(NeighListKokkos<DeviceType
                                  std::decay_t<decltype(atomKK->k_tag.view<DeviceType>())>>{
       atomKK->k_x.view<DeviceType>(), atomKK->k_radius.view<DeviceType>(),
       atomKK->k_tag.view<DeviceType>(), IMAGE_TOLERANCE * force->angstrom};
-  const auto atom2cell = kbin->d_atom2cell;
-  const auto neighbors = list->d_neighbors;
+  const RowSearch<DeviceType, NEWTON, TRI, EXCLUDE, std::decay_t<decltype(atoms)>> k{
+      g,
+      atoms,
+      kbin->d_atom2cell,
+      list->d_neighbors,
+      list->rows,
+      d_room,
+      list->maxneighs,
+      list->history ? (1 << HISTBITS) : 0,
+      nlocal,
+      planner->skin(),
+      EXCLUDE ? exclusions() : HGridExclusionsKokkos<DeviceType>()};
+
+  const int first_split = first_split_level();
+  if (first_split < g.nlevels && (int) d_units.extent(0) < nlocal + 1) {
+    d_units = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:units"), atom->nmax + 1);
+    d_unit_start = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:unit_start"), atom->nmax + 1);
+  }
+  long long nunits = 0;
+  const int excess = planner->kk_cell_order()
+      ? search_atoms<1>(list, k, first_split, count, nunits)
+      : search_atoms<0>(list, k, first_split, count, nunits);
+  if (nunits == 0) return excess;
+  if (nunits > MAXSMALLINT)
+    error->one(FLERR, "Neighbor hgrid/kk split searches need more than 2^31 units on one MPI rank");
+  const int split_excess = search_split(list, k, static_cast<int>(nunits), count);
+  return excess > split_excess ? excess : split_excess;
+}
+
+/* ----------------------------------------------------------------------
+   the atom pass: one thread per owned atom below the first split level, each
+   row stored up to its room; an atom of a split level gets its number of
+   units (num_units). Returns the largest excess of a row over its room
+   (<= 0: every row fits), nunits the units of the split pass.
+   CELL_ORDER: thread s takes the atom of slot s (atoms by cell, cells by level;
+   ghosts and slots past the binned atoms leave their thread idle)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+template <int CELL_ORDER, class Kernel>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_atoms(NeighListKokkos<DeviceType> *list,
+                                                            const Kernel &k, int first_split,
+                                                            hgrid::SearchCounters &count,
+                                                            long long &nunits)
+{
+  using Search = typename Kernel::Search;
+  const int nlocal = k.nlocal;
   const auto numneigh = list->d_numneigh;
   const auto ilist = list->d_ilist;
-  const auto rows = list->rows;
-  const auto d_room_ = d_room;
-  const int maxneighs = list->maxneighs;
-  const int history = list->history ? (1 << HISTBITS) : 0;
-  const double skin = planner->skin();
-  const HGridExclusionsKokkos<DeviceType> ex = EXCLUDE ? exclusions()
-                                                       : HGridExclusionsKokkos<DeviceType>();
-
+  const auto units = d_units;
+  const bool split = first_split < k.g.nlevels;
+  const int *slots = k.g.slots;
   const int nthreads = CELL_ORDER ? atom->nlocal + atom->nghost : nlocal;
-  const int ncells = kbin->get_cells().num_cells();
+  const int nbinned = CELL_ORDER ? hbin->get_cells().num_cells() : 0;
+  const int *cell_start = k.g.cell_start;
 
-  long long visited = 0, checks = 0, longest = 0;
+  long long visited = 0, checks = 0, longest = 0, nsplit = 0;
   int excess = 0, longest_row = 0;
+  nunits = 0;
   Kokkos::parallel_reduce(
       "hgrid/kk:search", Kokkos::RangePolicy<DeviceType>(0, nthreads),
       KOKKOS_LAMBDA(const int s, long long &nvisit, long long &ncheck, int &most,
-                    long long &nlongest, int &nrow) {
-        const int i = !CELL_ORDER ? s : (s < g.cell_start[ncells] ? g.slots[s] : nlocal);
+                    long long &nlongest, int &nrow, long long &nunit, long long &natoms) {
+        const int i = !CELL_ORDER ? s : (s < cell_start[nbinned] ? slots[s] : nlocal);
         if (CELL_ORDER && i >= nlocal) return;
-        const int icell = atom2cell(i);
-        const int irow = rows.row(i), jfirst = rows.first(i);
-        const int nroom = rows.packed ? d_room_(g.level_of_cell(icell)) : maxneighs;
-        int n = 0;
-        auto visit = [&](int j, double, double, double, double rsq, double radsum, bool within) {
-          if (!within || (EXCLUDE && ex.excluded(i, j))) return;
-          if (n < nroom) neighbors(irow, jfirst + n) = (rsq < radsum * radsum) ? (j ^ history) : j;
-          n++;
-        };
-        hgrid::SearchCounters c;
-        hgrid::PairSearch<1, NEWTON, TRI>::neighbors(g, atoms, i, icell, nlocal, skin, c, visit);
-        numneigh(i) = n;
         ilist(i) = i;
+        if (split) {
+          const int icell = k.atom2cell(i);
+          const int u = k.g.level_of_cell(icell) < first_split
+              ? 0
+              : Search::num_units(k.g, k.atoms, i, icell, nlocal, k.skin);
+          units(i) = u;
+          if (u > 0) {
+            nunit += u;
+            natoms++;
+            return;
+          }
+        }
+        hgrid::SearchCounters c;
+        const int n = k.template run<true>(i, -1, 0, c);
+        numneigh(i) = n;
         nvisit += c.cells_visited;
         ncheck += c.distance_checks;
-        if (n - nroom > most) most = n - nroom;
+        if (n - k.room_of(k.atom2cell(i)) > most) most = n - k.room_of(k.atom2cell(i));
         if (c.cells_visited + c.distance_checks > nlongest)
           nlongest = c.cells_visited + c.distance_checks;
         if (n > nrow) nrow = n;
       },
       Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(excess),
-      Kokkos::Max<long long>(longest), Kokkos::Max<int>(longest_row));
+      Kokkos::Max<long long>(longest), Kokkos::Max<int>(longest_row),
+      Kokkos::Sum<long long>(nunits), Kokkos::Sum<long long>(nsplit));
   count.cells_visited = visited;
   count.distance_checks = checks;
   count.longest_search = longest;
   count.longest_row = longest_row;
+  count.split_searches = nsplit;
+  return excess;
+}
+
+/* ----------------------------------------------------------------------
+   the split pass: one thread per unit of the atoms the atom pass left (a
+   same-level stencil row or a row of cells of another level), so that no
+   thread's work grows with one particle's size. The units are placed (a scan
+   of the units per atom), counted, their partners placed in the atom's row
+   (a scan of the counts) and searched again to store them: the row is the
+   atom pass's, in the same order. Returns the largest excess of a row.
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+template <class Kernel>
+int NPairHGridKokkos<DeviceType, NEWTON, TRI>::search_split(NeighListKokkos<DeviceType> *list,
+                                                            const Kernel &k, int nunits,
+                                                            hgrid::SearchCounters &count)
+{
+  const int nlocal = k.nlocal;
+  if ((int) d_unit_found.extent(0) < nunits + 1) {
+    d_unit_found =
+        typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:unit_found"), nunits + nunits / 5 + 1);
+    d_unit_first =
+        typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:unit_first"), nunits + nunits / 5 + 1);
+  }
+  const auto units = d_units;
+  const auto start = d_unit_start;
+  const auto found = d_unit_found;
+  const auto first = d_unit_first;
+  const auto numneigh = list->d_numneigh;
+
+  Kokkos::parallel_scan(
+      "hgrid/kk:split_place", Kokkos::RangePolicy<DeviceType>(0, nlocal + 1),
+      KOKKOS_LAMBDA(const int i, int &sum, const bool final) {
+        if (final) start(i) = sum;
+        if (i < nlocal) sum += units(i);
+      });
+  Kokkos::parallel_for(
+      "hgrid/kk:split_count", Kokkos::RangePolicy<DeviceType>(0, nunits),
+      KOKKOS_LAMBDA(const int u) {
+        const int i = atom_of_unit(start, nlocal, u);
+        hgrid::SearchCounters c;
+        found(u) = k.template run<false>(i, u - start(i), 0, c);
+      });
+  Kokkos::parallel_scan(
+      "hgrid/kk:split_rows", Kokkos::RangePolicy<DeviceType>(0, nunits + 1),
+      KOKKOS_LAMBDA(const int u, int &sum, const bool final) {
+        if (final) first(u) = sum;
+        if (u < nunits) sum += found(u);
+      });
+
+  long long visited = 0, checks = 0, longest = 0;
+  int excess = 0, longest_row = 0;
+  Kokkos::parallel_reduce(
+      "hgrid/kk:split_search", Kokkos::RangePolicy<DeviceType>(0, nunits),
+      KOKKOS_LAMBDA(const int u, long long &nvisit, long long &ncheck, int &most,
+                    long long &nlongest, int &nrow) {
+        const int i = atom_of_unit(start, nlocal, u);
+        const int u0 = start(i);
+        hgrid::SearchCounters c;
+        k.template run<true>(i, u - u0, first(u) - first(u0), c);
+        nvisit += c.cells_visited;
+        ncheck += c.distance_checks;
+        if (c.cells_visited + c.distance_checks > nlongest)
+          nlongest = c.cells_visited + c.distance_checks;
+        if (u == u0) {
+          const int n = first(start(i + 1)) - first(u0);
+          numneigh(i) = n;
+          if (n - k.room_of(k.atom2cell(i)) > most) most = n - k.room_of(k.atom2cell(i));
+          if (n > nrow) nrow = n;
+        }
+      },
+      Kokkos::Sum<long long>(visited), Kokkos::Sum<long long>(checks), Kokkos::Max<int>(excess),
+      Kokkos::Max<long long>(longest), Kokkos::Max<int>(longest_row));
+  count.cells_visited += visited;
+  count.distance_checks += checks;
+  if (longest > count.longest_search) count.longest_search = longest;
+  if (longest_row > count.longest_row) count.longest_row = longest_row;
   return excess;
 }
 

@@ -88,7 +88,14 @@ template <class DeviceType> struct HGridExclusionsKokkos {
    With a Kokkos list the planner searches Bottom-Up unless the user chose otherwise:
    a cross-level pair is stored in the smaller particle's row.
 
-   Thread i takes owned atom i. The keyword kk/order cells of neighbor hgrid makes the
+   Thread i takes owned atom i, up to the levels whose search may read more than
+   kk/split cells of other levels (neighbor hgrid keyword, default 1024) (with newton off, a large particle's search for
+   its small ghost partners reads its whole box on the finest levels near a subdomain
+   or periodic edge): their atoms are split into units, a same-level stencil row or a
+   row of cells of another level each, one thread a unit, in a second pass that
+   counts, places and stores them in the atom's row, in the atom pass's order
+   (PairSearch::num_units). No thread's work then grows with one particle's size.
+   The keyword kk/order cells of neighbor hgrid makes the
    threads take the atoms in the order of their cells instead (levels one after the
    other, NBinHGridKokkos' slots), so that a warp searches one level and neighboring
    cells: measured slower on an H200 (10^6 atoms, omega 100: 9.5 ms per build against
@@ -112,8 +119,14 @@ class NPairHGridKokkos : public NPairHGridBase {
   void build(class NeighList *) override;
 
   // the device passes (public: CUDA lambdas need it)
-  template <int EXCLUDE, int CELL_ORDER>
+  template <int EXCLUDE>
   int search(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
+  template <int CELL_ORDER, class Kernel>
+  int search_atoms(NeighListKokkos<DeviceType> *list, const Kernel &k, int first_split,
+                   hgrid::SearchCounters &count, long long &nunits);
+  template <class Kernel>
+  int search_split(NeighListKokkos<DeviceType> *list, const Kernel &k, int nunits,
+                   hgrid::SearchCounters &count);
   int place_rows(NeighListKokkos<DeviceType> *list, int nlocal);
   int longest_row(NeighListKokkos<DeviceType> *list, int nlocal, int level);
 
@@ -129,6 +142,9 @@ class NPairHGridKokkos : public NPairHGridBase {
   std::vector<int> room;                        // packed rows: slots per row, by level
   std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
+  // the split pass: units per owned atom and their scan, partners per unit and theirs
+  typename AT::t_int_1d d_units, d_unit_start, d_unit_found, d_unit_first;
+  int first_split_level() const;
   HGridExclusionsKokkos<DeviceType> exclusions() const;
   int search_any(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
   void build_dense(NeighListKokkos<DeviceType> *list, int nlocal, hgrid::SearchCounters &count);
