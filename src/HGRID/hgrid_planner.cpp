@@ -457,14 +457,15 @@ void HGridPlanner::release()
 
 /* ----------------------------------------------------------------------
    the atom sort hgrid offers Atom::sort() (core patch): bins of its finest
-   level in Morton order where the plan says so (hgrid::sort_bin_size); a bin
-   size set with atom_modify sort wins, and AtomKokkos sorts its own way.  A
-   re-level during a run takes effect at the next run setup (Atom::setup).
+   level in Morton order where the plan says so (hgrid::sort_bin_size), and
+   AtomKokkos::sort_device() bins of about that size in Morton order (at most
+   about 4 per atom); a bin size set with atom_modify sort wins.  A re-level
+   during a run takes effect at the next run setup (Atom::setup).
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::offer_sort_bins()
 {
-  neighbor->hgrid_sortbin = lmp->kokkos ? 0.0 : hgrid::sort_bin_size(current.layout);
+  neighbor->hgrid_sortbin = hgrid::sort_bin_size(current.layout);
 }
 
 /* ----------------------------------------------------------------------
