@@ -592,6 +592,30 @@ void HGridPlanner::detach_bins(const NBin *b)
    measurements of the builders
 ------------------------------------------------------------------------- */
 
+/* ----------------------------------------------------------------------
+   a row of \p longest partners outgrew the room of a list row: neigh_modify
+   one becomes 1.2x that row and page at least PAGE_ROOMS rooms (LAMMPS' rule),
+   with a log line (on the rank where it happened), unless the user set one
+   or page (false: the stock overflow error). The history fix's pages follow
+   (core patch 0014); lists made later get the room from the start.
+------------------------------------------------------------------------- */
+
+bool HGridPlanner::grow_row_room(int longest)
+{
+  if (neighbor->oneatom != MAX(grown_room, LAMMPS_ONEATOM) ||
+      neighbor->pgsize != MAX(grown_page, LAMMPS_PGSIZE))
+    return false;
+  const int room = longest + longest / 5 + 1;
+  if (room <= neighbor->oneatom) return true;
+  utils::logmesg(lmp,
+                 "Neighbor hgrid: a row of {} partners outgrew neigh_modify one {}: one {} "
+                 "from now on (a room set with neigh_modify one/page is kept)\n",
+                 longest, neighbor->oneatom, room);
+  grown_room = neighbor->oneatom = room;
+  grown_page = neighbor->pgsize = MAX(neighbor->pgsize, PAGE_ROOMS * room);
+  return true;
+}
+
 void HGridPlanner::report_build(const hgrid::SearchCounters &c, double seconds)
 {
   counters = c;

@@ -64,7 +64,10 @@ class HGridPlanner : protected Pointers {
   void note_pair_build(bool two_way_search);
   bool two_way_search() const { return two_way; }
   bool kk_cell_order() const { return cell_order; }    // keyword kk/order cells
-  double kk_split_cells(bool on_gpu) const             // kk/split: cells, -1 for no
+  // neigh_modify one and page grown for a row longer than one (CPU lists)
+  bool grow_row_room(int longest);
+  static constexpr int PAGE_ROOMS = 10;       // Neighbor: page >= 10 one
+  double kk_split_cells(bool on_gpu) const    // kk/split: cells, -1 for no
   {
     return split_cells != 0.0 ? split_cells : (on_gpu ? KK_SPLIT_CELLS : -1.0);
   }
@@ -87,7 +90,10 @@ class HGridPlanner : protected Pointers {
   // + checks). On the host (OpenMP backend) splitting cost 9 % of the build (10^5
   // atoms, size ratio 100, newton off, 1 and 2 threads): auto does not split there
   static constexpr double KK_SPLIT_CELLS = 1024.0;
-  double split_cells = 0.0;                     // kk/split: 0 auto, -1 no, else cells
+  double split_cells = 0.0;              // kk/split: 0 auto, -1 no, else cells
+  int grown_room = 0, grown_page = 0;    // grow_row_room(): what it set, 0 before
+  // Neighbor's defaults of neigh_modify one and page: a user who changed them keeps them
+  static constexpr int LAMMPS_ONEATOM = 2000, LAMMPS_PGSIZE = 100000;
   std::optional<hgrid::PlanSettings> tuning;    // fix hgrid/tune's, while it is defined
   double skin_;
   hgrid::Plan current;

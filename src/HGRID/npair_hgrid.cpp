@@ -146,9 +146,45 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
   const int nlocal = owned_atoms();
   hgrid::SearchCounters count;
   find_ghost_partners(count);
-  list->ipage[0].reset();
-  build_rows(list, 0, nlocal, list->ipage[0], count);
+  fit_pages(list);
+  do {
+    count = hgrid::SearchCounters();
+    list->ipage[0].reset();
+  } while (grow_pages(list, build_rows(list, 0, nlocal, list->ipage[0], count)));
   finish_build(list, count, start_time);
+}
+
+/* ----------------------------------------------------------------------
+   the list's pages take neigh_modify one/page grown since they were made
+   (by another list's build)
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::fit_pages(NeighList *list)
+{
+  if (list->oneatom >= neighbor->oneatom && list->pgsize >= neighbor->pgsize) return;
+  list->oneatom = neighbor->oneatom;
+  list->pgsize = neighbor->pgsize;
+  for (int t = 0; t < comm->nthreads; t++)
+    list->ipage[t].init(list->oneatom, list->pgsize, PAGE_DELTA);
+}
+
+/* ----------------------------------------------------------------------
+   a row of \p longest partners outgrew the pages (neigh_modify one): with
+   one and page as LAMMPS or hgrid set them the planner grows them to 1.2x
+   the row and the build runs again (true), so that a dense polydisperse bed
+   needs no neigh_modify line; a room the user set gets the stock error
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::grow_pages(NeighList *list, int longest)
+{
+  if (longest <= list->oneatom) return false;
+  if (!planner->grow_row_room(longest))
+    error->one(FLERR, Error::NOLASTLINE,
+               "Neighbor list overflow, boost neigh_modify one" + utils::errorurl(36));
+  fit_pages(list);
+  return true;
 }
 
 /* ----------------------------------------------------------------------
@@ -253,9 +289,9 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifrom, int ito,
-                                                         MyPage<int> &ipage,
-                                                         hgrid::SearchCounters &count)
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifrom, int ito,
+                                                        MyPage<int> &ipage,
+                                                        hgrid::SearchCounters &count)
 {
   const int nlocal = owned_atoms();
   const hgrid::GridView grid = search_grid();
@@ -270,7 +306,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
   // slower at 1e6
   const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
   const int room = list->oneatom;
-  int spill;
+  int spill, longest = 0;
   // the counters, and the visitor's row length n, stay in registers: nothing the
   // visitor captures is passed to a function that is not inlined (-1.5 % per build)
   hgrid::SearchCounters local;
@@ -287,8 +323,10 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
         return;
       }
       int word;
-      if (within && neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word))
-        neighptr[n++] = word;
+      if (within && neighbor_word<ATOMONLY>(row, j, delx, dely, delz, rsq, radsum, word)) {
+        *(n < room ? neighptr + n : &spill) = word;
+        n++;
+      }
     };
     hgrid::PairSearch<HALF, NEWTON, TRI, true>::neighbors(grid, atoms, i, atom2cell[i], nlocal,
                                                           skin, local, visit);
@@ -305,13 +343,12 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int if
     list->ilist[i] = i;
     list->firstneigh[i] = neighptr;
     list->numneigh[i] = n;
-    ipage.vgot(n);
-    if (ipage.status())
-      error->one(FLERR, Error::NOLASTLINE,
-                 "Neighbor list overflow, boost neigh_modify one" + utils::errorurl(36));
+    longest = MAX(longest, n);
+    ipage.vgot(n < room ? n : room);
   }
   count.cells_visited += local.cells_visited;
   count.distance_checks += local.distance_checks;
+  return longest;
 }
 
 namespace LAMMPS_NS {

@@ -115,9 +115,15 @@ class NPairHGrid : public NPairHGridBase {
  protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
   bool searches_both_directions() const override { return !HALF || !NEWTON; }
-  // the rows of owned atoms [ifrom, ito), appended to ipage (a thread's chunk: NPairHGridOmp)
-  void build_rows(class NeighList *list, int ifrom, int ito, MyPage<int> &ipage,
-                  hgrid::SearchCounters &count);
+  // the rows of owned atoms [ifrom, ito), appended to ipage (a thread's chunk:
+  // NPairHGridOmp); returns the longest row, stored only up to the room of the pages
+  int build_rows(class NeighList *list, int ifrom, int ito, MyPage<int> &ipage,
+                 hgrid::SearchCounters &count);
+  // pages with the room of neigh_modify one/page, which a row longer than one grows
+  // (HGridPlanner::grow_row_room: true, build again) unless the user set them
+  void fit_pages(class NeighList *list);
+  bool grow_pages(class NeighList *list, int longest);
+  static constexpr int PAGE_DELTA = 1;    // pages allocated at a time (NeighList's)
   int owned_atoms() const;
   // the grid as the pair search reads it, stencil rows included
   hgrid::GridView search_grid() const;

@@ -4,14 +4,19 @@
    partners beyond it. Both must carry the same history: a dense polydisperse run with contacts
    that last and break, 1000 steps with the list rebuilt every step, gives bit for bit
    the same positions and per-contact history values whichever way every atom takes
-   (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks). */
+   (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks).
+   Rows longer than neigh_modify one: hgrid grows one and page and the fix's pages
+   follow (core patch 0014), the run equal to one with the room typed by hand. */
 
 #include "hgrid_testing.h"
 
 #include "atom.h"
+#include "exceptions.h"
 #include "fix_neigh_history.h"
+#include "input.h"
 #include "lammps.h"
 #include "modify.h"
+#include "neighbor.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -146,3 +151,60 @@ TEST(PartnerLookupControl, DroppedHistoryChangesTheRun)
 }
 
 }    // namespace
+
+namespace {
+
+// unit spheres on a lattice and two intruders of diameter 20, each overlapping about
+// 4800 of them (rows longer than neigh_modify one's default 2000), moving with
+// contact history; the positions by tag after 20 steps, or the error
+std::vector<double> run_intruders(const std::vector<std::string> &args,
+                                  const std::string &neigh_modify, std::string &error,
+                                  int &oneatom)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, args));
+  try {
+    commands(lmp.get(),
+             {"units lj", "atom_style sphere 1", "boundary p p p", "newton off",
+              "comm_modify vel yes", "region box block 0 24.48 0 24.48 0 24.48 units box",
+              "create_box 2 box", "lattice sc $(1.0/1.02^3)", "create_atoms 1 box",
+              "create_atoms 2 random 2 77 NULL", "set type 1 diameter 1.0",
+              "set type 2 diameter 20.0", "set group all density 1.0",
+              "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
+              "neighbor 0.2 hgrid", "neigh_modify every 1 delay 0 check no " + neigh_modify,
+              "velocity all create 0.5 4712 loop geom", "fix integrate all nve/sphere",
+              "timestep 0.001", "run 20 post no"});
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    error = e.what();
+    return {};
+  }
+  oneatom = lmp->neighbor->oneatom;
+  return gather_by_tag(lmp.get(), lmp->atom->x);
+}
+
+}    // namespace
+
+// rows longer than neigh_modify one under hgrid, which grows one and page, builds
+// again and logs it (and fix neigh/history's pages follow, core patch 0014): the run
+// is the one with one typed by hand, bit for bit, serial and -sf omp; one or page set
+// by hand keep the stock overflow error
+TEST(RowRoom, GrowsWithTheRowsUnlessSetByHand)
+{
+  for (const auto &args : std::vector<std::vector<std::string>>{
+           {}, {"-sf", "omp", "-pk", "omp", "2"}}) {
+    const std::string what = args.empty() ? "serial" : "omp 2 threads";
+    std::string error;
+    int grown = 0, typed = 0;
+    const auto x = run_intruders(args, "", error, grown);
+    EXPECT_EQ(error, "") << what;
+    EXPECT_GT(grown, 2000) << what << ": neigh_modify one did not grow";
+    const auto by_hand = run_intruders(args, "one 20000 page 200000", error, typed);
+    EXPECT_EQ(error, "") << what;
+    EXPECT_EQ(typed, 20000);
+    ASSERT_FALSE(x.empty());
+    EXPECT_EQ(x, by_hand) << what;
+
+    run_intruders(args, "one 1000 page 100000", error, typed);
+    EXPECT_NE(error.find("Neighbor list overflow, boost neigh_modify one"), std::string::npos)
+        << what << ": " << error;
+  }
+}

@@ -45,11 +45,34 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
   const int nlocal = this->owned_atoms();
   hgrid::SearchCounters ghosts;
   this->find_ghost_partners(ghosts);
-  long long visited = ghosts.cells_visited, checks = ghosts.distance_checks;
+  this->fit_pages(list);
+  long long visited, checks;
+  int longest;
   const int chunk = chunk_size(nlocal, this->comm->nthreads);
+  do {
+    visited = ghosts.cells_visited;
+    checks = ghosts.distance_checks;
+    longest = 0;
+    build_threads(list, nlocal, chunk, visited, checks, longest);
+  } while (this->grow_pages(list, longest));
+  hgrid::SearchCounters total;
+  total.cells_visited = visited;
+  total.distance_checks = checks;
+  this->finish_build(list, total, start_time);
+}
+
+/* ----------------------------------------------------------------------
+   the rows of all owned atoms, chunks taken in turn by the threads
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build_threads(NeighList *list, int nlocal,
+                                                               int chunk, long long &visited,
+                                                               long long &checks, int &longest)
+{
 #if defined(_OPENMP)
   omp_set_num_threads(this->comm->nthreads);
-#pragma omp parallel reduction(+ : visited, checks)
+#pragma omp parallel reduction(+ : visited, checks) reduction(max : longest)
 #endif
   {
 #if defined(_OPENMP)
@@ -64,14 +87,11 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 #pragma omp for schedule(dynamic)
 #endif
     for (int first = 0; first < nlocal; first += chunk)
-      this->build_rows(list, first, std::min(first + chunk, nlocal), ipage, count);
+      longest = std::max(
+          longest, this->build_rows(list, first, std::min(first + chunk, nlocal), ipage, count));
     visited += count.cells_visited;
     checks += count.distance_checks;
   }
-  hgrid::SearchCounters total;
-  total.cells_visited = visited;
-  total.distance_checks = checks;
-  this->finish_build(list, total, start_time);
 }
 
 namespace LAMMPS_NS {

@@ -82,6 +82,8 @@ class NPairHGridOmp : public NPairHGrid<HALF, NEWTON, ATOMONLY, TRI> {
   static constexpr int BLOCKS_PER_THREAD = 4;    // chunks of owned atoms per thread
   static constexpr int MIN_CHUNK = 128;          // owned atoms a thread takes at least
   static int chunk_size(int nlocal, int nthreads);
+  void build_threads(class NeighList *list, int nlocal, int chunk, long long &visited,
+                     long long &checks, int &longest);
 };
 
 }    // namespace LAMMPS_NS
