@@ -17,8 +17,9 @@ DIR/gpu.csv and DIR/gpu.md (the table), each run's LAMMPS log in the workdir.
 wanted first, so that a time-limited session gets them). A style may carry variants
 after '+': "atoms" or "cells" (neighbor hgrid kk/order: kk hgrid's threads take atoms by index,
 the default, or by cell), "topdown" or "bottomup" (neighbor hgrid's search keyword; the
-planner takes Bottom-Up for Kokkos lists) and "sortB" (in.bench's sortbin B: the atom
-sort's bin size), e.g. 1e6:100:hgrid+cells+topdown. A run that would start after
+planner takes Bottom-Up for Kokkos lists), "sortB" (in.bench's sortbin B: the atom
+sort's bin size) and "splitX" (neighbor hgrid kk/split X: no, auto or a number of
+cells), e.g. 1e6:100:hgrid+cells+topdown or 1e6:100:hgrid+splitno. A run that would start after
 --deadline seconds is recorded as not run. Rows are written to the CSV and the table as
 each run ends, so a run killed midway keeps the rows before it.
 Needs a GPU (nvidia-smi) and a CUDA build of lmp (HGRID_KOKKOS=CUDA).
@@ -92,6 +93,8 @@ def variant(style):
             extra += ["search", o]
         elif o.startswith("sort"):
             extra += ["sortbin", o[4:]]
+        elif o.startswith("split"):
+            extra += ["kksplit", o[5:]]
         else:
             sys.exit("gpu_table.py: unknown variant %s of style %s" % (o, style))
     return name, extra, env

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Generate (once) and reuse dense polydisperse beds written by in.jam.
+
+For every omega it looks for CACHE/bed_3d_a{alpha}_w{omega}_N{n}.data (nu = 0.6; other
+volume fractions add _nu{nu}, other seeds _s{seed}); a missing bed is generated with
+`LMP -in in.jam` (serial), then the overlap statistics are computed from the contact
+list in.jam dumps (id1 id2 distance, deleted afterwards) and the diameters of the data
+file, and stored next to the bed as BED.json. Prints, per bed, the path, whether it was
+generated or reused, the generation wall time and steps, the final nu, the contacts per
+atom, the largest sphere's contacts and the overlap ratios. Standard library only.
+
+  python3 make_beds.py --lmp ../../../build/lmp --n 10000 --omega 10,100
+  lmp -in ../in.bench -var data $(python3 make_beds.py --lmp LMP --n 10000 --omega 100 --path-only)
+
+The beds are large (about 120 bytes per atom): keep them out of the git tree (the default
+cache is ${XDG_CACHE_HOME:-$HOME/.cache}/hgrid/beds).
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def default_cache():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hgrid", "beds")
+
+
+def bed_name(n, omega, alpha, nu, seed):
+    name = "bed_3d_a%s_w%s_N%d" % (alpha, omega, n)
+    if float(nu) != 0.6:
+        name += "_nu%s" % nu
+    if int(seed) != 5871:
+        name += "_s%s" % seed
+    return name + ".data"
+
+
+def read_diameters(path):
+    """{atom id: diameter} from the Atoms section of a write_data file (atom_style sphere:
+    id type diameter density x y z [ix iy iz])"""
+    diam = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("Atoms"):
+                break
+        for line in f:
+            s = line.split()
+            if not s:
+                if diam:
+                    break
+                continue
+            diam[int(s[0])] = float(s[2])
+    return diam
+
+
+def contact_stats(data, contacts):
+    """overlap delta = (d_i + d_j)/2 - r of every contact, relative to the smaller diameter;
+    contacts per atom; the largest sphere's contacts"""
+    diam = read_diameters(data)
+    z = dict.fromkeys(diam, 0)
+    nc = 0
+    rsum = 0.0
+    rmax = 0.0
+    asum = 0.0
+    with open(contacts) as f:
+        for line in f:
+            if line.startswith("ITEM: ENTRIES"):
+                break
+        for line in f:
+            s = line.split()
+            if len(s) < 3:
+                continue
+            i, j, r = int(s[0]), int(s[1]), float(s[2])
+            di, dj = diam[i], diam[j]
+            delta = 0.5 * (di + dj) - r
+            ratio = delta / min(di, dj)
+            nc += 1
+            rsum += ratio
+            asum += delta
+            rmax = max(rmax, ratio)
+            z[i] += 1
+            z[j] += 1
+    n = len(diam)
+    big = max(diam, key=lambda k: diam[k])
+    rattlers = sum(1 for k in z if z[k] == 0)
+    return {
+        "atoms": n,
+        "contacts": nc,
+        "contacts_per_atom": 2.0 * nc / n,
+        "contacts_per_nonrattler": 2.0 * nc / max(1, n - rattlers),
+        "rattler_fraction": rattlers / n,
+        "largest_diameter": diam[big],
+        "largest_contacts": z[big],
+        "max_contacts": max(z.values()),
+        "overlap_ratio_mean": rsum / nc if nc else 0.0,
+        "overlap_ratio_max": rmax,
+        "overlap_abs_mean": asum / nc if nc else 0.0,
+    }
+
+
+def parse_log(log):
+    out = {}
+    pat = {
+        "steps": r"^jam: steps (\d+) \(overlaps\) \+ (\d+) \(compression\) \+ (\d+) \(relaxation\) = (\d+)",
+        "nu": r"^jam: final nu ([0-9.eE+-]+)",
+        "box": r"^jam: box \S+ \(nu \S+\) -> (\S+) \(nu \S+\); box / largest diameter (\S+)",
+        "ke": r"^jam: overlap.*KE/atom ([0-9.eE+-]+)",
+    }
+    with open(log) as f:
+        text = f.read()
+    m = re.search(pat["steps"], text, re.M)
+    if m:
+        out["steps_overlaps"], out["steps_compression"], out["steps_relaxation"], \
+            out["steps"] = (int(x) for x in m.groups())
+    m = re.search(pat["nu"], text, re.M)
+    if m:
+        out["nu"] = float(m.group(1))
+    m = re.search(pat["box"], text, re.M)
+    if m:
+        out["box"] = float(m.group(1))
+        out["box_per_largest_diameter"] = float(m.group(2))
+    m = re.search(pat["ke"], text, re.M)
+    if m:
+        out["ke_per_atom_generation_masses"] = float(m.group(1))
+    return out
+
+
+def generate(args, n, omega, path):
+    log = path[:-len(".data")] + ".log"
+    cmd = [args.lmp, "-in", os.path.join(HERE, "in.jam"), "-log", log, "-screen", "none",
+           "-var", "n", str(n), "-var", "omega", str(omega), "-var", "alpha", str(args.alpha),
+           "-var", "nu", str(args.nu), "-var", "seed", str(args.seed),
+           "-var", "out", path + ".tmp", "-var", "contacts", "yes"]
+    for kv in args.var:
+        cmd += ["-var"] + kv.split("=", 1)
+    t0 = time.time()
+    rc = subprocess.call(cmd)
+    wall = time.time() - t0
+    tmp = path + ".tmp"
+    if rc != 0 or not os.path.exists(tmp):
+        sys.exit("make_beds: %s failed (rc %d), see %s" % (" ".join(cmd), rc, log))
+    stats = {"n": n, "omega": omega, "alpha": args.alpha, "nu_target": args.nu,
+             "seed": args.seed, "wall_s": round(wall, 1), "lmp": os.path.abspath(args.lmp),
+             "generated": time.strftime("%Y-%m-%d %H:%M:%S")}
+    stats.update(parse_log(log))
+    stats.update(contact_stats(tmp, tmp + ".contacts"))
+    os.remove(tmp + ".contacts")
+    os.replace(tmp, path)
+    with open(path + ".json", "w") as f:
+        json.dump(stats, f, indent=1)
+    return stats
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lmp", required=True, help="LAMMPS binary with GRANULAR and HGRID")
+    ap.add_argument("--n", type=int, default=100000, help="number of spheres")
+    ap.add_argument("--omega", default="100", help="comma-separated list of size ratios")
+    ap.add_argument("--alpha", default="-3")
+    ap.add_argument("--nu", default="0.6")
+    ap.add_argument("--seed", default="5871")
+    ap.add_argument("--cache", default=default_cache())
+    ap.add_argument("--force", action="store_true", help="regenerate even if the bed exists")
+    ap.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
+                    help="extra in.jam variable (e.g. steps2=200000)")
+    ap.add_argument("--path-only", action="store_true", help="print only the paths")
+    args = ap.parse_args()
+    os.makedirs(args.cache, exist_ok=True)
+    for omega in args.omega.split(","):
+        path = os.path.join(args.cache, bed_name(args.n, omega, args.alpha, args.nu, args.seed))
+        if os.path.exists(path) and not args.force:
+            what = "reused"
+            try:
+                with open(path + ".json") as f:
+                    st = json.load(f)
+            except (OSError, ValueError):
+                st = {}
+        else:
+            what = "generated"
+            st = generate(args, args.n, omega, path)
+        if args.path_only:
+            print(path)
+            continue
+        print(path)
+        if st:
+            print("  %s: wall %.1f s (generation), %s steps (%s + %s + %s), nu %.4f, box/largest d %.2f"
+                  % (what, st.get("wall_s", float("nan")), st.get("steps"), st.get("steps_overlaps"),
+                     st.get("steps_compression"), st.get("steps_relaxation"), st.get("nu", float("nan")),
+                     st.get("box_per_largest_diameter", float("nan"))))
+            print("  contacts/atom %.3f (non-rattlers %.3f, rattlers %.1f %%), largest sphere d %.2f: "
+                  "%d contacts (most: %d)"
+                  % (st["contacts_per_atom"], st["contacts_per_nonrattler"], 100 * st["rattler_fraction"],
+                     st["largest_diameter"], st["largest_contacts"], st["max_contacts"]))
+            print("  overlap / smaller diameter: mean %.2e max %.2e"
+                  % (st["overlap_ratio_mean"], st["overlap_ratio_max"]))
+        else:
+            print("  %s (no statistics file)" % what)
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
