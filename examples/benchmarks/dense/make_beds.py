@@ -32,9 +32,11 @@ def default_cache():
     return os.path.join(base, "hgrid", "beds")
 
 
-def bed_name(n, omega, alpha, nu, seed):
+def bed_name(n, omega, alpha, nu, seed, press="0"):
     name = "bed_3d_a%s_w%s_N%d" % (alpha, omega, n)
-    if float(nu) != 0.6:
+    if float(press) > 0:
+        name += "_p%s" % press
+    elif float(nu) != 0.6:
         name += "_nu%s" % nu
     if int(seed) != 5871:
         name += "_s%s" % seed
@@ -111,6 +113,8 @@ def parse_log(log):
         "nu": r"^jam: final nu ([0-9.eE+-]+)",
         "box": r"^jam: box \S+ \(nu \S+\) -> (\S+) \(nu \S+\); box / largest diameter (\S+)",
         "ke": r"^jam: overlap.*KE/atom ([0-9.eE+-]+)",
+        "press": r"^jam: steps (\d+) \(pressing to \S+ kn/d_min\), total (\d+)",
+        "p": r"^jam: overlap.*virial pressure ([0-9.eE+-]+) kn/d_min",
     }
     with open(log) as f:
         text = f.read()
@@ -128,6 +132,16 @@ def parse_log(log):
     m = re.search(pat["ke"], text, re.M)
     if m:
         out["ke_per_atom_generation_masses"] = float(m.group(1))
+    m = re.search(r"^jam: final box (\S+), box / largest diameter (\S+)", text, re.M)
+    if m:
+        out["box"] = float(m.group(1))
+        out["box_per_largest_diameter"] = float(m.group(2))
+    m = re.search(pat["p"], text, re.M)
+    if m:
+        out["pressure_kn_per_dmin"] = float(m.group(1))
+    m = re.search(pat["press"], text, re.M)
+    if m:
+        out["steps_pressing"], out["steps"] = int(m.group(1)), int(m.group(2))
     return out
 
 
@@ -135,7 +149,7 @@ def generate(args, n, omega, path):
     log = path[:-len(".data")] + ".log"
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.jam"), "-log", log, "-screen", "none",
            "-var", "n", str(n), "-var", "omega", str(omega), "-var", "alpha", str(args.alpha),
-           "-var", "nu", str(args.nu), "-var", "seed", str(args.seed),
+           "-var", "nu", str(args.nu), "-var", "seed", str(args.seed), "-var", "press", str(args.press),
            "-var", "out", path + ".tmp", "-var", "contacts", "yes"]
     for kv in args.var:
         cmd += ["-var"] + kv.split("=", 1)
@@ -145,7 +159,7 @@ def generate(args, n, omega, path):
     tmp = path + ".tmp"
     if rc != 0 or not os.path.exists(tmp):
         sys.exit("make_beds: %s failed (rc %d), see %s" % (" ".join(cmd), rc, log))
-    stats = {"n": n, "omega": omega, "alpha": args.alpha, "nu_target": args.nu,
+    stats = {"n": n, "omega": omega, "alpha": args.alpha, "nu_target": args.nu, "press": args.press,
              "seed": args.seed, "wall_s": round(wall, 1), "lmp": os.path.abspath(args.lmp),
              "generated": time.strftime("%Y-%m-%d %H:%M:%S")}
     stats.update(parse_log(log))
@@ -165,6 +179,8 @@ def main():
     ap.add_argument("--alpha", default="-3")
     ap.add_argument("--nu", default="0.6")
     ap.add_argument("--seed", default="5871")
+    ap.add_argument("--press", default="0",
+                    help="> 0: then press the bed at this pressure (units kn/d_min, nu free); name _p{press}")
     ap.add_argument("--cache", default=default_cache())
     ap.add_argument("--force", action="store_true", help="regenerate even if the bed exists")
     ap.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
@@ -173,7 +189,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.cache, exist_ok=True)
     for omega in args.omega.split(","):
-        path = os.path.join(args.cache, bed_name(args.n, omega, args.alpha, args.nu, args.seed))
+        path = os.path.join(args.cache, bed_name(args.n, omega, args.alpha, args.nu, args.seed, args.press))
         if os.path.exists(path) and not args.force:
             what = "reused"
             try:
@@ -189,10 +205,13 @@ def main():
             continue
         print(path)
         if st:
-            print("  %s: wall %.1f s (generation), %s steps (%s + %s + %s), nu %.4f, box/largest d %.2f"
+            print("  %s: wall %.1f s (generation), %s steps (%s + %s + %s%s), nu %.4f, box/largest d %.2f"
                   % (what, st.get("wall_s", float("nan")), st.get("steps"), st.get("steps_overlaps"),
-                     st.get("steps_compression"), st.get("steps_relaxation"), st.get("nu", float("nan")),
-                     st.get("box_per_largest_diameter", float("nan"))))
+                     st.get("steps_compression"), st.get("steps_relaxation"),
+                     " + %s pressing" % st["steps_pressing"] if "steps_pressing" in st else "",
+                     st.get("nu", float("nan")), st.get("box_per_largest_diameter", float("nan"))))
+            if "pressure_kn_per_dmin" in st:
+                print("  virial pressure %.3e kn/d_min" % st["pressure_kn_per_dmin"])
             print("  contacts/atom %.3f (non-rattlers %.3f, rattlers %.1f %%), largest sphere d %.2f: "
                   "%d contacts (most: %d)"
                   % (st["contacts_per_atom"], st["contacts_per_nonrattler"], 100 * st["rattler_fraction"],

@@ -19,7 +19,9 @@ after '+': "atoms" or "cells" (neighbor hgrid kk/order: kk hgrid's threads take 
 the default, or by cell), "topdown" or "bottomup" (neighbor hgrid's search keyword; the
 planner takes Bottom-Up for Kokkos lists), "sortB" (in.bench's sortbin B: the atom
 sort's bin size) and "splitX" (neighbor hgrid kk/split X: no, auto or a number of
-cells), e.g. 1e6:100:hgrid+cells+topdown or 1e6:100:hgrid+splitno. A run that would start after
+cells) and "bed" or "bedSUFFIX" (the dense bed bed_3d_a-3_wOMEGA_NN[SUFFIX].data of
+dense/make_beds.py, e.g. bed_p1e-4, read from --beds, instead of the random gas), e.g. 1e6:100:hgrid+cells+topdown, 1e6:100:hgrid+splitno or
+1e5:30:bin+bed. A run that would start after
 --deadline seconds is recorded as not run. Rows are written to the CSV and the table as
 each run ends, so a run killed midway keeps the rows before it.
 Needs a GPU (nvidia-smi) and a CUDA build of lmp (HGRID_KOKKOS=CUDA).
@@ -82,7 +84,7 @@ def planned_runs(a):
                 yield n, omega, style, a.timeout
 
 
-def variant(style):
+def variant(style, n, omega, beds):
     """(in.bench style, its extra variables, its environment) of STYLE[+VARIANT...]"""
     name, *options = style.split("+")
     extra, env = [], {}
@@ -95,6 +97,11 @@ def variant(style):
             extra += ["sortbin", o[4:]]
         elif o.startswith("split"):
             extra += ["kksplit", o[5:]]
+        elif o.startswith("bed"):    # bed or bedSUFFIX (bed_p1e-4: the bed pressed at 1e-4)
+            bed = os.path.join(beds, "bed_3d_a-3_w%g_N%d%s.data" % (omega, n, o[3:]))
+            if not os.path.exists(bed):
+                sys.exit("gpu_table.py: no bed %s (dense/make_beds.py --n %d --omega %g)" % (bed, n, omega))
+            extra += ["data", bed]
         else:
             sys.exit("gpu_table.py: unknown variant %s of style %s" % (o, style))
     return name, extra, env
@@ -131,6 +138,8 @@ def main():
     p.add_argument("--styles", default="bin,hgrid")
     p.add_argument("--cases", help="N:OMEGA:STYLE[:TIMEOUT],... in this order")
     p.add_argument("--deadline", type=float, default=0.0, help="start no run after this (s)")
+    p.add_argument("--beds", default=os.path.expanduser("~/.cache/hgrid/beds"),
+                   help="the folder of the dense beds (variant bed)")
     p.add_argument("--device", default="g 1", help="-k on's device (t 2: threads, to try it out)")
     a = p.parse_args()
     if not shutil.which("nvidia-smi"):
@@ -149,7 +158,7 @@ def main():
             r, mb = {"status": "not run (session deadline)"}, 0.0
         else:
             args.timeout = timeout
-            name, extra, env = variant(style)
+            name, extra, env = variant(style, n, omega, a.beds)
             with PeakMemory() as peak:
                 r = run_bench.run_one(args, case, name, KK_VARS + extra, workdir, kokkos, env)
             mb = peak.mb

@@ -41,8 +41,18 @@ pack_prebuilt() {    # BUILD KIT
     cp -L "$(ldd "$build/lmp" | awk -v l=$lib '$1 == l {print $3}')" "$stage/runtime/$lib"
   done
   "$root/examples/benchmarks/gpu/build_kernel_times.sh" "$stage/runtime/libkernel_times.so"
+  g++ -O2 -std=c++17 -shared -fPIC -o "$stage/runtime/libkp_roundtrips.so" \
+    "$root/examples/benchmarks/gpu/roundtrips/kp_roundtrips.cpp"
   rm -rf "$kit" && mkdir -p "$kit"
   tar czf "$kit/prebuilt.tar.gz" -C "$stage" .
+  # the dense beds of dense/make_beds.py named in HGRID_GPU_KIT_BEDS (file names in the
+  # bed cache, comma-separated), gzipped: the variant bed of gpu_table.py
+  if [ -n "${HGRID_GPU_KIT_BEDS:-}" ]; then
+    mkdir -p "$kit/beds"
+    for bed in ${HGRID_GPU_KIT_BEDS//,/ }; do
+      gzip -c "${HGRID_BEDS_CACHE:-$HOME/.cache/hgrid/beds}/$bed" >"$kit/beds/$bed.gz"
+    done
+  fi
   rm -rf "$stage"
   echo "pack_kit.sh: wrote $kit/prebuilt.tar.gz ($(du -sh "$kit/prebuilt.tar.gz" | cut -f1)) from $build"
 }

@@ -20,7 +20,10 @@
 # HGRID_GPU_DEADLINE (seconds after the table starts: no run starts later),
 # HGRID_GPU_PROFILE (N:OMEGA:STYLE,...: each run timed kernel by kernel, kernel_times.cpp),
 # HGRID_GPU_NCU (N:OMEGA:STYLE:REGEX,...: Nsight Compute counters of one kernel),
-# HGRID_GPU_ROUNDTRIPS (N:OMEGA,...: kk bin's and kk hgrid's round trips per step).
+# HGRID_GPU_ROUNDTRIPS (N:OMEGA[:bin/hgrid],...: kk bin's and kk hgrid's round trips per step),
+# HGRID_GPU_TEST_WORDS (the oracle tests again with these neighbor words), HGRID_GPU_MEMCHECK
+# (SECONDS[:GTEST_FILTER]: the tests under compute-sanitizer memcheck), HGRID_GPU_BEDS (the
+# dense beds' folder; default the kit's beds/).
 # On the lent device (16 cores, H100): pack_kit.sh here, then run with carry .gpu-kit:
 #   bash examples/benchmarks/gpu/run_gpu.sh $OUT
 set -euo pipefail
@@ -118,11 +121,43 @@ else
   log "Kokkos tests on the GPU: $(grep -E 'tests passed|tests failed' "$out/kokkos-tests.log" || echo 'no summary')"
 fi
 
+# HGRID_GPU_TEST_WORDS="WORDS": the oracle suite once more with these neighbor hgrid words
+# (the ctest hgrid_kokkos_split runs it with "kk/split 16": split searches on small systems)
+if [ -n "${HGRID_GPU_TEST_WORDS:-}" ] && [ "$prebuilt" -eq 1 ]; then
+  start=$(date +%s) status=0
+  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
+    HGRID_TEST_NEIGHBOR_WORDS="$HGRID_GPU_TEST_WORDS" timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" \
+    "$build/unittest/test_hgrid_kokkos" --gtest_filter='Systems/*') >"$out/kokkos-tests-words.log" 2>&1 || status=$?
+  [ "$status" -eq 0 ] || tests=$status
+  log "Kokkos oracle tests with '$HGRID_GPU_TEST_WORDS' (exit $status, $(( $(date +%s) - start )) s):" \
+      "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/kokkos-tests-words.log" | tr '\n' ' ' || echo 'no summary')"
+fi
+
+# HGRID_GPU_MEMCHECK=SECONDS[:GTEST_FILTER]: the Kokkos tests again under compute-sanitizer's
+# memcheck (every device access checked: ~10-50x slower, hence the time limit and filter)
+if [ -n "${HGRID_GPU_MEMCHECK:-}" ] && [ "$prebuilt" -eq 1 ] && command -v compute-sanitizer >/dev/null; then
+  IFS=: read -r seconds filter <<<"$HGRID_GPU_MEMCHECK"
+  start=$(date +%s) status=0
+  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 timeout "$seconds" \
+    compute-sanitizer --tool memcheck --target-processes all --print-limit 20 \
+    "$build/unittest/test_hgrid_kokkos" --gtest_filter="${filter:-*}") \
+    >"$out/memcheck.log" 2>&1 || status=$?
+  log "memcheck (exit $status, $(( $(date +%s) - start )) s, filter ${filter:-*}):" \
+      "$(grep -E '^\[  (PASSED|FAILED)  \]|ERROR SUMMARY' "$out/memcheck.log" | sort | uniq -c | tr '\n' ' ' || echo 'no summary')"
+fi
+
 # --- 4. the table, then the kernel profile ---------------------------------------------------
+# the dense beds (variant bed): the kit's beds/*.data.gz, unpacked, or HGRID_GPU_BEDS
+beds=${HGRID_GPU_BEDS:-}
+if [ -z "$beds" ] && [ -d "$kit/beds" ]; then
+  beds=$build/beds && mkdir -p "$beds"
+  for f in "$kit"/beds/*.data.gz; do gunzip -c "$f" >"$beds/$(basename "$f" .gz)"; done
+fi
 table=0
 cases=()
 [ -n "${HGRID_GPU_CASES:-}" ] && cases=(--cases "$HGRID_GPU_CASES")
 [ -n "${HGRID_GPU_DEADLINE:-}" ] && cases+=(--deadline "$HGRID_GPU_DEADLINE")
+[ -n "$beds" ] && cases+=(--beds "$beds")
 python3 "$here/gpu_table.py" --lmp "$build/lmp" --out "$out" \
   --workdir "$build/gpu-logs" --n "${HGRID_GPU_N:-1e5,1e6,1e7}" \
   --omega "${HGRID_GPU_OMEGA:-1,10,30,100}" --steps "${HGRID_GPU_STEPS:-20}" \
@@ -163,13 +198,16 @@ if [ -n "${HGRID_GPU_NCU:-}" ] && command -v ncu >/dev/null; then
       >"$build/profile/ncu.$name.txt" 2>&1 || log "ncu $name: exit $?"
   done
 fi
-# HGRID_GPU_ROUNDTRIPS=N:OMEGA,...: fences and copies per step of kk bin and kk hgrid on
+# HGRID_GPU_ROUNDTRIPS=N:OMEGA[:STYLES],...: (STYLES: bin/hgrid, the default, or one) fences and copies per step of kk bin and kk hgrid on
 # the GPU (roundtrips/run_roundtrips.py with the kp_roundtrips Kokkos Tools library, built
 # here with the host compiler), into $out/roundtrips.N.wOMEGA/
 if [ -n "${HGRID_GPU_ROUNDTRIPS:-}" ]; then
   for item in ${HGRID_GPU_ROUNDTRIPS//,/ }; do
-    IFS=: read -r n omega <<<"$item"
-    timeout 300 python3 "$here/roundtrips/run_roundtrips.py" --lmp "$build/lmp" --device "g 1"       --n "$n" --omegas "$omega" --mem-gb 0 --out "$out/roundtrips.$n.w$omega"       >"$out/roundtrips.$n.w$omega.log" 2>&1 || log "roundtrips $item: exit $?"
+    IFS=: read -r n omega styles <<<"$item"
+    rt=(--styles "${styles:-bin/hgrid}" --timeout 90)
+    rt[1]=${rt[1]//\//,}
+    [ -f "$build/runtime/libkp_roundtrips.so" ] && rt+=(--lib "$build/runtime/libkp_roundtrips.so")
+    timeout 300 python3 "$here/roundtrips/run_roundtrips.py" --lmp "$build/lmp" --device "g 1" "${rt[@]}" --n "$n" --omegas "$omega" --mem-gb 0 --out "$out/roundtrips.$n.w$omega"       >"$out/roundtrips.$n.w$omega.log" 2>&1 || log "roundtrips $item: exit $?"
     log "roundtrips $item: $(grep -E '^round trips/step' "$out/roundtrips.$n.w$omega.log" || echo none)"
   done
 fi
