@@ -16,6 +16,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 
+# the dense beds of dense/make_beds.py named in HGRID_GPU_KIT_BEDS (file names in the bed
+# cache, comma-separated), gzipped into KIT/beds: the variant bed of gpu_table.py
+pack_beds() {    # KIT
+  [ -n "${HGRID_GPU_KIT_BEDS:-}" ] || return 0
+  mkdir -p "$1/beds"
+  for bed in ${HGRID_GPU_KIT_BEDS//,/ }; do
+    gzip -c "${HGRID_BEDS_CACHE:-$HOME/.cache/hgrid/beds}/$bed" >"$1/beds/$bed.gz"
+  done
+}
+
 pack_prebuilt() {    # BUILD KIT
   local build kit=$2 stage lib
   build=$(cd "$1" && pwd)
@@ -45,14 +55,7 @@ pack_prebuilt() {    # BUILD KIT
     "$root/examples/benchmarks/gpu/roundtrips/kp_roundtrips.cpp"
   rm -rf "$kit" && mkdir -p "$kit"
   tar czf "$kit/prebuilt.tar.gz" -C "$stage" .
-  # the dense beds of dense/make_beds.py named in HGRID_GPU_KIT_BEDS (file names in the
-  # bed cache, comma-separated), gzipped: the variant bed of gpu_table.py
-  if [ -n "${HGRID_GPU_KIT_BEDS:-}" ]; then
-    mkdir -p "$kit/beds"
-    for bed in ${HGRID_GPU_KIT_BEDS//,/ }; do
-      gzip -c "${HGRID_BEDS_CACHE:-$HOME/.cache/hgrid/beds}/$bed" >"$kit/beds/$bed.gz"
-    done
-  fi
+  pack_beds "$kit"
   rm -rf "$stage"
   echo "pack_kit.sh: wrote $kit/prebuilt.tar.gz ($(du -sh "$kit/prebuilt.tar.gz" | cut -f1)) from $build"
 }
@@ -96,4 +99,5 @@ else
 fi
 cp -r /usr/include/gtest "$kit/gtest/include/"
 cp /usr/lib/*/libgtest.a /usr/lib/*/libgtest_main.a "$kit/gtest/lib/"
+pack_beds "$kit"
 echo "pack_kit.sh: wrote $kit ($(du -sh "$kit" | cut -f1)): LAMMPS from $lammps, Kokkos from $kokkos"

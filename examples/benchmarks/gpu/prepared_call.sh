@@ -1,33 +1,41 @@
 #!/bin/bash
-# The prepared device call (issue "GPU measured"): one command on the lent GPU machine
-# with the prebuilt kit (pack_kit.sh --prebuilt build-gpu, with the dense beds), the most
-# wanted first, each stage with a deadline so that the call ends inside ~9 minutes:
-#   device run, carry [".gpu-kit"], timeout_s 590:  bash examples/benchmarks/gpu/prepared_call.sh
-# Everything run_gpu.sh writes is packed into $OUT/gpu-session.tar.gz (the device tool
-# brings back at most 8 files); gpu.md, build.log and gpu.csv come back beside it.
+# The prepared device calls (issue "GPU measured"), the most wanted first, each stage
+# under a deadline so that a call ends inside its budget:
+#   device run, carry [".gpu-kit"], timeout_s 600:  bash examples/benchmarks/gpu/prepared_call.sh 1 SECONDS
+#   then, on the still warm machine:                bash examples/benchmarks/gpu/prepared_call.sh 2 SECONDS [CASES]
+# Call 1 builds where the kit has no prebuilt binaries (pack_kit.sh without --prebuilt:
+# ~5 min on 16 cores) and saves them as a prebuilt kit in /tmp/gpu-devkit; it runs the
+# Kokkos tests, memcheck and the table. Call 2 (HGRID_GPU_KIT=/tmp/gpu-devkit: nothing
+# built) runs the table rows call 1 had no time for (CASES), the kernel profile and the
+# round trips. A kit packed with --prebuilt makes call 1 build nothing either.
+# SECONDS: the call's budget; everything is packed into $OUT/gpu-session.tar.gz (the device
+# tool brings back at most 8 files), gpu.md, gpu.csv and build.log beside it.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+phase=${1:-1}
+budget=${2:-540}
 out=${OUT:-/tmp/gpu-out}
-work=/tmp/gpu-session && rm -rf "$work" && mkdir -p "$work"
-# 1. the Kokkos tests, again with split searches on small systems, then memcheck
-export HGRID_GPU_TEST_TIMEOUT=75 HGRID_GPU_TEST_WORDS="kk/split 16"
-export HGRID_GPU_MEMCHECK="70:HGridKokkos.RestartKeepsContactHistory:HGridKokkos.SplitSearchesBuildTheSameRows:HGridKokkos.DeviceSortPutsPartnersCloseInMemory:*pl100_3d_p_newtoff:*pl100_2d_f_newtoff"
-# 2. the table (50 steps, 45 s a run, no run starts after 250 s): N = 1e6 at every omega,
-# the dense beds, N = 1e5 and 1e7 at omega = 100, then the split pass and the atom sort
-export HGRID_GPU_STEPS=50 HGRID_GPU_TIMEOUT=45 HGRID_GPU_DEADLINE=250
-c=1e6:1:bin,1e6:1:hgrid,1e6:10:bin,1e6:10:hgrid,1e6:30:bin,1e6:30:hgrid,1e6:100:hgrid
-c+=,1e5:100:hgrid+bed,1e5:30:bin+bed,1e5:30:hgrid+bed,1e5:10:bin+bed,1e5:10:hgrid+bed
-c+=,1e4:100:hgrid+bed_p1e-4,1e4:100:bin+bed_p1e-4:30
-c+=,1e5:1:bin,1e5:1:hgrid,1e5:100:hgrid,1e7:100:hgrid:120
-c+=,1e6:100:hgrid+splitno,1e6:100:hgrid+sort50,1e5:10:bin,1e5:10:hgrid,1e5:30:bin,1e5:30:hgrid
-export HGRID_GPU_CASES=$c
-# 3. the kernel timer and the round trips at omega = 30 and 100
-export HGRID_GPU_PROFILE=1000000:100:hgrid,1000000:30:hgrid,1000000:30:bin
-export HGRID_GPU_ROUNDTRIPS=1e5:30,1e5:100:hgrid
+work=/tmp/gpu-session.$phase && rm -rf "$work" && mkdir -p "$work"
+export HGRID_GPU_END=$(( $(date +%s) + budget - 25 )) HGRID_GPU_STEPS=50 HGRID_GPU_TIMEOUT=45
+all=1e6:1:bin,1e6:1:hgrid,1e6:100:hgrid,1e6:30:bin,1e6:30:hgrid,1e6:10:bin,1e6:10:hgrid
+all+=,1e5:100:hgrid+bed,1e5:30:bin+bed,1e5:30:hgrid+bed,1e5:10:bin+bed,1e5:10:hgrid+bed
+all+=,1e7:100:hgrid:120,1e5:100:hgrid,1e5:1:bin,1e5:1:hgrid
+all+=,1e6:100:hgrid+splitno,1e6:100:hgrid+sort50,1e4:100:hgrid+bed_p1e-4,1e4:100:bin+bed_p1e-4:30
+all+=,1e5:10:bin,1e5:10:hgrid,1e5:30:bin,1e5:30:hgrid
+if [ "$phase" = 1 ]; then
+  export HGRID_GPU_SAVE_KIT=/tmp/gpu-devkit HGRID_GPU_TEST_TIMEOUT=150 HGRID_GPU_TEST_WORDS="kk/split 16"
+  export HGRID_GPU_MEMCHECK="45:HGridKokkos.RestartKeepsContactHistory:HGridKokkos.SplitSearchesBuildTheSameRows:*pl100_3d_p_newtoff"
+  export HGRID_GPU_RESERVE=0 HGRID_GPU_CASES=$all
+else
+  export HGRID_GPU_KIT=/tmp/gpu-devkit HGRID_GPU_SKIP_TESTS=1 HGRID_GPU_RESERVE=100
+  export HGRID_GPU_CASES=${3:-$all}
+  export HGRID_GPU_PROFILE=1000000:100:hgrid,1000000:30:hgrid,1000000:30:bin
+  export HGRID_GPU_ROUNDTRIPS=1e5:30,1e5:100:hgrid
+fi
 status=0
-timeout "${HGRID_GPU_CALL_TIMEOUT:-560}" bash "$root/examples/benchmarks/gpu/run_gpu.sh" "$work" || status=$?
+timeout $(( budget - 15 )) bash "$root/examples/benchmarks/gpu/run_gpu.sh" "$work" || status=$?
 mkdir -p "$out"
 cp "$work"/gpu.md "$work"/gpu.csv "$work"/build.log "$out"/ 2>/dev/null
 tar czf "$out/gpu-session.tar.gz" -C "$work" .
-echo "prepared_call.sh: run_gpu.sh exit $status; $(du -sh "$out/gpu-session.tar.gz" | cut -f1) packed"
+echo "prepared_call.sh $phase: run_gpu.sh exit $status; $(du -sh "$out/gpu-session.tar.gz" | cut -f1) packed"
 exit $status

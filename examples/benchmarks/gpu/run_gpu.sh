@@ -95,6 +95,12 @@ if [ -f "$kit/prebuilt.tar.gz" ]; then
   unpack_prebuilt
 else
   build_here
+  # HGRID_GPU_SAVE_KIT=DIR: the binaries just built packed there as a prebuilt kit (with the
+  # kit's beds), so that a second call on the same, still warm machine builds nothing
+  if [ -n "${HGRID_GPU_SAVE_KIT:-}" ]; then
+    HGRID_GPU_KIT_BEDS= "$here/pack_kit.sh" --prebuilt "$build" "$HGRID_GPU_SAVE_KIT" >>"$out/build.log" 2>&1 &&
+      { [ ! -d "$kit/beds" ] || cp -r "$kit/beds" "$HGRID_GPU_SAVE_KIT/"; } || log "saving the kit failed"
+  fi
 fi
 
 # --- 2. the GPU ---------------------------------------------------------------------------
@@ -109,7 +115,9 @@ log "GPU: $(head -1 "$out/nvidia-smi.txt")"
 # --- 3. the Kokkos tests on the GPU ---------------------------------------------------------
 tests=0
 start=$(date +%s)
-if [ "$prebuilt" -eq 1 ]; then    # ctest's files name the paths of the build machine
+if [ -n "${HGRID_GPU_SKIP_TESTS:-}" ]; then
+  log "Kokkos tests skipped (HGRID_GPU_SKIP_TESTS)"
+elif [ "$prebuilt" -eq 1 ]; then    # ctest's files name the paths of the build machine
   mkdir -p "$build/test-run"
   (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
     timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" "$build/unittest/test_hgrid_kokkos") \
@@ -117,13 +125,15 @@ if [ "$prebuilt" -eq 1 ]; then    # ctest's files name the paths of the build ma
   log "Kokkos tests on the GPU (exit $tests, $(( $(date +%s) - start )) s):" \
       "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/kokkos-tests.log" | tr '\n' ' ' || echo 'no summary')"
 else
-  ctest --test-dir "$build" -L kokkos --output-on-failure --timeout 900 >"$out/kokkos-tests.log" 2>&1 || tests=$?
+  timeout "${HGRID_GPU_TEST_TIMEOUT:-900}" ctest --test-dir "$build" -L kokkos --output-on-failure --timeout 300 \
+    -j 4 >"$out/kokkos-tests.log" 2>&1 || tests=$?
   log "Kokkos tests on the GPU: $(grep -E 'tests passed|tests failed' "$out/kokkos-tests.log" || echo 'no summary')"
 fi
 
 # HGRID_GPU_TEST_WORDS="WORDS": the oracle suite once more with these neighbor hgrid words
 # (the ctest hgrid_kokkos_split runs it with "kk/split 16": split searches on small systems)
-if [ -n "${HGRID_GPU_TEST_WORDS:-}" ] && [ "$prebuilt" -eq 1 ]; then
+# (the ctest run of a build made here has that test already)
+if [ -n "${HGRID_GPU_TEST_WORDS:-}" ] && [ "$prebuilt" -eq 1 ] && [ -z "${HGRID_GPU_SKIP_TESTS:-}" ]; then
   start=$(date +%s) status=0
   (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
     HGRID_TEST_NEIGHBOR_WORDS="$HGRID_GPU_TEST_WORDS" timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" \
@@ -135,8 +145,9 @@ fi
 
 # HGRID_GPU_MEMCHECK=SECONDS[:GTEST_FILTER]: the Kokkos tests again under compute-sanitizer's
 # memcheck (every device access checked: ~10-50x slower, hence the time limit and filter)
-if [ -n "${HGRID_GPU_MEMCHECK:-}" ] && [ "$prebuilt" -eq 1 ] && command -v compute-sanitizer >/dev/null; then
+if [ -n "${HGRID_GPU_MEMCHECK:-}" ] && command -v compute-sanitizer >/dev/null; then
   IFS=: read -r seconds filter <<<"$HGRID_GPU_MEMCHECK"
+  mkdir -p "$build/test-run"
   start=$(date +%s) status=0
   (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 timeout "$seconds" \
     compute-sanitizer --tool memcheck --target-processes all --print-limit 20 \
@@ -156,6 +167,13 @@ fi
 table=0
 cases=()
 [ -n "${HGRID_GPU_CASES:-}" ] && cases=(--cases "$HGRID_GPU_CASES")
+# HGRID_GPU_END=EPOCH_SECONDS: no table run starts later than HGRID_GPU_RESERVE (90) s
+# before it (the time the profile and the round trips need)
+if [ -n "${HGRID_GPU_END:-}" ]; then
+  HGRID_GPU_DEADLINE=$(( HGRID_GPU_END - $(date +%s) - ${HGRID_GPU_RESERVE:-90} ))
+  [ "$HGRID_GPU_DEADLINE" -gt 0 ] || HGRID_GPU_DEADLINE=1
+  log "table: no run starts after $HGRID_GPU_DEADLINE s"
+fi
 [ -n "${HGRID_GPU_DEADLINE:-}" ] && cases+=(--deadline "$HGRID_GPU_DEADLINE")
 [ -n "$beds" ] && cases+=(--beds "$beds")
 python3 "$here/gpu_table.py" --lmp "$build/lmp" --out "$out" \
