@@ -181,7 +181,7 @@ def top_lines(names, n):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--lmp", default=os.path.join(ROOT, "build-kokkos", "lmp"))
-    p.add_argument("--n", default="20000", help="atoms (in.bench's n)")
+    p.add_argument("--n", default=20000, type=lambda v: int(float(v)), help="atoms (in.bench's n; 1e5 allowed)")
     p.add_argument("--omegas", default="1,10,30,100")
     p.add_argument("--styles", default="bin,hgrid")
     p.add_argument("--steps", default="10,20", help="the two step counts, S1 < S2")
