@@ -9,6 +9,7 @@ build=$1
 shift
 
 packages=(cmake ninja-build g++ ccache patch python3 python3-matplotlib libopenmpi-dev openmpi-bin libgtest-dev
+          python3-venv python3-setuptools python3-wheel python3-numpy
           apt ca-certificates)
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,8 @@
 #
 # The user's tree is never modified: cmake/, src/, lib/ and third_party/ are copied to
 # ${CMAKE_BINARY_DIR}/lammps-patched and the core patch is applied to that copy.
-# Result: HGRID_LAMMPS_DIR (the patched copy), HGRID_LAMMPS_EXAMPLES (its examples).
+# Result: HGRID_LAMMPS_DIR (the patched copy), HGRID_LAMMPS_EXAMPLES (its examples),
+# HGRID_LAMMPS_PRISTINE (the unpatched tree).
 
 set(HGRID_LAMMPS_VERSION_STRING "4 Jul 2026")
 set(HGRID_DEBIAN_VERSION "20260704+dfsg")
@@ -71,6 +72,7 @@ endif()
 # --- private copy + patch, redone when the source or the patch changes ---------------
 set(HGRID_LAMMPS_DIR "${CMAKE_BINARY_DIR}/lammps-patched")
 set(HGRID_LAMMPS_EXAMPLES "${_pristine}/examples")    # LAMMPS' own inputs (examples test)
+set(HGRID_LAMMPS_PRISTINE "${_pristine}")    # python/, bench/, ... for the install (src/Install.cmake)
 set(_stamp "${_pristine}")
 foreach(p ${HGRID_PATCH_FILES})
   file(SHA256 "${p}" _patch_sum)
