@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The dense-bed table: bin, multi and hgrid on the beds of make_beds.py, in one invocation.
+
+usage: run_dense.py --lmp build/lmp --beds BED.data[,BED.data...] [--steps 20]
+                    [--timeout 300] [--styles bin,multi,hgrid] [--csv dense.csv] [--md dense.md]
+
+For every bed (a data file of make_beds.py; its omega is read from the JSON beside it)
+in.bench runs with `-var data BED` under each style: without contact history (newton on,
+gran/hooke) and with it (newton off, gran/hooke/history: fix neigh/history remaps the
+contacts at every build); hgrid also with the OPENMP package on 1 and 2 threads (-sf omp).
+multi gets the best stock setting of the gas tables, 2x collection intervals (multi_bounds
+of run_bench.py) with bin/hash off. The list is rebuilt every step with the atoms at rest,
+so Neigh / builds is one build. Per run: ms per build, ms per step (Loop), and Pair, Neigh,
+Comm and Modify per step (Modify is the history fix's remap), the pairs and the memory per
+rank; the ratios hgrid : best multi per build and Modify : Neigh. A run beyond --timeout is
+recorded as such (bin at omega = 100 takes seconds per build).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import run_bench  # noqa: E402  (in.bench's runner, its log parser, multi's bounds)
+
+TIMERS = ("Pair", "Neigh", "Comm", "Modify")
+
+
+def runs(omega, styles):
+    """(label, style, extra -var pairs, extra lmp arguments) of one bed"""
+    bounds = run_bench.multi_bounds(omega, 2)
+    multi = ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds), "hash", "no"]
+    history = ["newton", "off", "history", "yes"]
+    out = []
+    for hist in (False, True):
+        extra = history if hist else []
+        tag = " history" if hist else ""
+        if "bin" in styles:
+            out.append(("bin" + tag, "bin", extra, []))
+        if "multi" in styles:
+            out.append(("multi x2" + tag, "multi", multi + extra, []))
+        if "hgrid" in styles:
+            out.append(("hgrid" + tag, "hgrid", extra, []))
+            for threads in ("1", "2"):
+                out.append(("hgrid omp %s%s" % (threads, tag), "hgrid", extra,
+                            run_bench.OMP + [threads]))
+    return out
+
+
+def timers(log, steps):
+    """ms per step of each of TIMERS from a LAMMPS log"""
+    text = open(log).read() if os.path.exists(log) else ""
+    out = {}
+    for name in TIMERS:
+        m = re.search(r"^%s\s*\|\s*\S+\s*\|\s*(\S+)" % name, text, re.M)
+        out[name.lower() + "_ms"] = 1000.0 * float(m.group(1)) / steps if m else float("nan")
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lmp", required=True)
+    p.add_argument("--beds", required=True, help="bed data files, comma-separated")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--timeout", type=int, default=300)
+    p.add_argument("--styles", default="bin,multi,hgrid")
+    p.add_argument("--workdir", default="dense_runs")
+    p.add_argument("--csv", default="dense.csv")
+    p.add_argument("--md", default="dense.md")
+    a = p.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    args = types.SimpleNamespace(lmp=os.path.abspath(a.lmp), steps=a.steps, np=1, mem_gb=16,
+                                 timeout=a.timeout, asan=False)
+    rows = []
+    for bed in a.beds.split(","):
+        stats = json.load(open(bed + ".json"))
+        omega = float(stats["omega"])
+        case = {"n": stats["atoms"], "omega": omega, "alpha": stats["alpha"], "nu": 0.6, "dim": 3}
+        for label, style, extra, lmp_args in runs(omega, a.styles.split(",")):
+            r = run_bench.run_one(args, case, style, ["data", os.path.abspath(bed)] + extra,
+                                  a.workdir, lmp_args)
+            log = os.path.join(a.workdir, "log.bench")
+            if r["status"] == "ok":
+                r.update(timers(log, a.steps))
+            name = "log.%s.w%g.%s" % (os.path.basename(bed), omega, label.replace(" ", "_"))
+            if os.path.exists(log):
+                os.replace(log, os.path.join(a.workdir, name))
+            row = {"bed": os.path.basename(bed), "N": stats["atoms"], "omega": omega,
+                   "contacts_per_atom": stats.get("contacts_per_atom", ""), "run": label,
+                   "status": r["status"]}
+            for key in ("ms_per_build", "ms_per_step", "pair_ms", "neigh_ms", "comm_ms",
+                        "modify_ms", "pairs", "mem_mb"):
+                v = r.get(key, "")
+                row[key] = round(v, 4) if isinstance(v, float) else v
+            rows.append(row)
+            print(" ".join("%s=%s" % kv for kv in row.items()), flush=True)
+            write(a, rows)
+
+
+def write(a, rows):
+    with open(a.csv, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    best = {}    # (bed, history) -> multi's ms per build
+    for r in rows:
+        if r["run"].startswith("multi") and r["status"] == "ok":
+            best[(r["bed"], "history" in r["run"])] = r["ms_per_build"]
+    with open(a.md, "w") as f:
+        f.write("| N | ω | run | ms/build | ms/step | Pair | Neigh | Comm | Modify | Modify/Neigh "
+                "| build: multi / this | pairs | MB |\n|" + "---|" * 13 + "\n")
+        for r in rows:
+            if r["status"] != "ok":
+                f.write("| %d | %g | %s | %s | | | | | | | | | |\n" % (r["N"], r["omega"], r["run"],
+                                                                   r["status"]))
+                continue
+            m = best.get((r["bed"], "history" in r["run"]))
+            f.write("| %d | %g | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %d | %.1f |\n" % (
+                r["N"], r["omega"], r["run"], r["ms_per_build"], r["ms_per_step"], r["pair_ms"],
+                r["neigh_ms"], r["comm_ms"], r["modify_ms"],
+                "%.2f" % (r["modify_ms"] / r["neigh_ms"]) if "history" in r["run"] else "",
+                "%.1f×" % (m / r["ms_per_build"]) if m else "", r["pairs"], r["mem_mb"]))
+
+
+if __name__ == "__main__":
+    main()
