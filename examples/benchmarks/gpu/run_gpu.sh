@@ -98,7 +98,7 @@ else
   # HGRID_GPU_SAVE_KIT=DIR: the binaries just built packed there as a prebuilt kit (with the
   # kit's beds), so that a second call on the same, still warm machine builds nothing
   if [ -n "${HGRID_GPU_SAVE_KIT:-}" ]; then
-    HGRID_GPU_KIT_BEDS= "$here/pack_kit.sh" --prebuilt "$build" "$HGRID_GPU_SAVE_KIT" >>"$out/build.log" 2>&1 &&
+    HGRID_GPU_KIT_BEDS= HGRID_KIT_ALLOW_MPI=1 "$here/pack_kit.sh" --prebuilt "$build" "$HGRID_GPU_SAVE_KIT" >>"$out/build.log" 2>&1 &&
       { [ ! -d "$kit/beds" ] || cp -r "$kit/beds" "$HGRID_GPU_SAVE_KIT/"; } || log "saving the kit failed"
   fi
 fi
