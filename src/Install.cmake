@@ -2,7 +2,7 @@
 # headers, the LAMMPS CMake package, bench/, potentials/, the man page) and, beside it,
 #   lib/libhgrid_core.a            the pure library liblammps links (in LAMMPS' CMake
 #                                  package, LAMMPS::hgrid_core), headers in include/lammps/libhgrid
-#   share/doc/hgrid/               README, doc/, the hgrid examples and the LAMMPS doc pages
+#   share/doc/hgrid/               README, doc/ (the LAMMPS doc pages of hgrid), the hgrid examples
 # lmp and liblammps find their libraries relative to themselves ($ORIGIN/../lib), so a
 # prefix can be moved or copied as a whole.
 include(GNUInstallDirs)

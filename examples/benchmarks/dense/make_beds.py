@@ -107,41 +107,28 @@ def contact_stats(data, contacts):
 
 
 def parse_log(log):
-    out = {}
-    pat = {
-        "steps": r"^jam: steps (\d+) \(overlaps\) \+ (\d+) \(compression\) \+ (\d+) \(relaxation\) = (\d+)",
-        "nu": r"^jam: final nu ([0-9.eE+-]+)",
-        "box": r"^jam: box \S+ \(nu \S+\) -> (\S+) \(nu \S+\); box / largest diameter (\S+)",
-        "ke": r"^jam: overlap.*KE/atom ([0-9.eE+-]+)",
-        "press": r"^jam: steps (\d+) \(pressing to \S+ kn/d_min\), total (\d+)",
-        "p": r"^jam: overlap.*virial pressure ([0-9.eE+-]+) kn/d_min",
-    }
+    # (pattern, names of its groups, type); a later match of a name wins: "final box"
+    # (after pressing) over the box of the compression
+    fields = [
+        (r"^jam: steps (\d+) \(overlaps\) \+ (\d+) \(compression\) \+ (\d+) \(relaxation\) = (\d+)",
+         ("steps_overlaps", "steps_compression", "steps_relaxation", "steps"), int),
+        (r"^jam: final nu ([0-9.eE+-]+)", ("nu",), float),
+        (r"^jam: box \S+ \(nu \S+\) -> (\S+) \(nu \S+\); box / largest diameter (\S+)",
+         ("box", "box_per_largest_diameter"), float),
+        (r"^jam: overlap.*KE/atom ([0-9.eE+-]+)", ("ke_per_atom_generation_masses",), float),
+        (r"^jam: final box (\S+), box / largest diameter (\S+)",
+         ("box", "box_per_largest_diameter"), float),
+        (r"^jam: overlap.*virial pressure ([0-9.eE+-]+) kn/d_min", ("pressure_kn_per_dmin",), float),
+        (r"^jam: steps (\d+) \(pressing to \S+ kn/d_min\), total (\d+)",
+         ("steps_pressing", "steps"), int),
+    ]
     with open(log) as f:
         text = f.read()
-    m = re.search(pat["steps"], text, re.M)
-    if m:
-        out["steps_overlaps"], out["steps_compression"], out["steps_relaxation"], \
-            out["steps"] = (int(x) for x in m.groups())
-    m = re.search(pat["nu"], text, re.M)
-    if m:
-        out["nu"] = float(m.group(1))
-    m = re.search(pat["box"], text, re.M)
-    if m:
-        out["box"] = float(m.group(1))
-        out["box_per_largest_diameter"] = float(m.group(2))
-    m = re.search(pat["ke"], text, re.M)
-    if m:
-        out["ke_per_atom_generation_masses"] = float(m.group(1))
-    m = re.search(r"^jam: final box (\S+), box / largest diameter (\S+)", text, re.M)
-    if m:
-        out["box"] = float(m.group(1))
-        out["box_per_largest_diameter"] = float(m.group(2))
-    m = re.search(pat["p"], text, re.M)
-    if m:
-        out["pressure_kn_per_dmin"] = float(m.group(1))
-    m = re.search(pat["press"], text, re.M)
-    if m:
-        out["steps_pressing"], out["steps"] = int(m.group(1)), int(m.group(2))
+    out = {}
+    for pattern, names, kind in fields:
+        m = re.search(pattern, text, re.M)
+        if m:
+            out.update(zip(names, (kind(x) for x in m.groups())))
     return out
 
 

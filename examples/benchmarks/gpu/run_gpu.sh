@@ -113,17 +113,28 @@ nvidia-smi >>"$out/nvidia-smi.txt"
 log "GPU: $(head -1 "$out/nvidia-smi.txt")"
 
 # --- 3. the Kokkos tests on the GPU ---------------------------------------------------------
+# kokkos_tests LOG SECONDS COMMAND...: COMMAND (the test binary, or a tool running it) in
+# BUILD/test-run with 2 OpenMP threads, its output in OUT/LOG; its exit status
+test_binary=$build/unittest/test_hgrid_kokkos
+kokkos_tests() {
+  local log=$1 seconds=$2
+  shift 2
+  mkdir -p "$build/test-run"
+  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 timeout "$seconds" "$@") \
+    >"$out/$log" 2>&1
+}
+# GoogleTest's summary lines (and memcheck's) of OUT/LOG on one line
+summary() {
+  grep -E '^\[  (PASSED|FAILED)  \]|ERROR SUMMARY' "$out/$1" | sort | uniq -c | tr '\n' ' ' ||
+    echo 'no summary'
+}
 tests=0
 start=$(date +%s)
 if [ -n "${HGRID_GPU_SKIP_TESTS:-}" ]; then
   log "Kokkos tests skipped (HGRID_GPU_SKIP_TESTS)"
 elif [ "$prebuilt" -eq 1 ]; then    # ctest's files name the paths of the build machine
-  mkdir -p "$build/test-run"
-  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
-    timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" "$build/unittest/test_hgrid_kokkos") \
-    >"$out/kokkos-tests.log" 2>&1 || tests=$?
-  log "Kokkos tests on the GPU (exit $tests, $(( $(date +%s) - start )) s):" \
-      "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/kokkos-tests.log" | tr '\n' ' ' || echo 'no summary')"
+  kokkos_tests kokkos-tests.log "${HGRID_GPU_TEST_TIMEOUT:-600}" "$test_binary" || tests=$?
+  log "Kokkos tests on the GPU (exit $tests, $(( $(date +%s) - start )) s): $(summary kokkos-tests.log)"
 else
   timeout "${HGRID_GPU_TEST_TIMEOUT:-900}" ctest --test-dir "$build" -L kokkos --output-on-failure --timeout 300 \
     -j 4 >"$out/kokkos-tests.log" 2>&1 || tests=$?
@@ -131,30 +142,24 @@ else
 fi
 
 # HGRID_GPU_TEST_WORDS="WORDS": the oracle suite once more with these neighbor hgrid words
-# (the ctest hgrid_kokkos_split runs it with "kk/split 16": split searches on small systems)
-# (the ctest run of a build made here has that test already)
+# (as the ctest hgrid_kokkos_split, which a build made here runs already, with "kk/split 16")
 if [ -n "${HGRID_GPU_TEST_WORDS:-}" ] && [ "$prebuilt" -eq 1 ] && [ -z "${HGRID_GPU_SKIP_TESTS:-}" ]; then
   start=$(date +%s) status=0
-  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
-    HGRID_TEST_NEIGHBOR_WORDS="$HGRID_GPU_TEST_WORDS" timeout "${HGRID_GPU_TEST_TIMEOUT:-600}" \
-    "$build/unittest/test_hgrid_kokkos" --gtest_filter='Systems/*') >"$out/kokkos-tests-words.log" 2>&1 || status=$?
+  HGRID_TEST_NEIGHBOR_WORDS="$HGRID_GPU_TEST_WORDS" kokkos_tests kokkos-tests-words.log \
+    "${HGRID_GPU_TEST_TIMEOUT:-600}" "$test_binary" --gtest_filter='Systems/*' || status=$?
   [ "$status" -eq 0 ] || tests=$status
   log "Kokkos oracle tests with '$HGRID_GPU_TEST_WORDS' (exit $status, $(( $(date +%s) - start )) s):" \
-      "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/kokkos-tests-words.log" | tr '\n' ' ' || echo 'no summary')"
+      "$(summary kokkos-tests-words.log)"
 fi
 
 # HGRID_GPU_MEMCHECK=SECONDS[:GTEST_FILTER]: the Kokkos tests again under compute-sanitizer's
 # memcheck (every device access checked: ~10-50x slower, hence the time limit and filter)
 if [ -n "${HGRID_GPU_MEMCHECK:-}" ] && command -v compute-sanitizer >/dev/null; then
   IFS=: read -r seconds filter <<<"$HGRID_GPU_MEMCHECK"
-  mkdir -p "$build/test-run"
   start=$(date +%s) status=0
-  (cd "$build/test-run" && OMP_PROC_BIND=false OMP_NUM_THREADS=2 timeout "$seconds" \
-    compute-sanitizer --tool memcheck --target-processes all --print-limit 20 \
-    "$build/unittest/test_hgrid_kokkos" --gtest_filter="${filter:-*}") \
-    >"$out/memcheck.log" 2>&1 || status=$?
-  log "memcheck (exit $status, $(( $(date +%s) - start )) s, filter ${filter:-*}):" \
-      "$(grep -E '^\[  (PASSED|FAILED)  \]|ERROR SUMMARY' "$out/memcheck.log" | sort | uniq -c | tr '\n' ' ' || echo 'no summary')"
+  kokkos_tests memcheck.log "$seconds" compute-sanitizer --tool memcheck --target-processes all \
+    --print-limit 20 "$test_binary" --gtest_filter="${filter:-*}" || status=$?
+  log "memcheck (exit $status, $(( $(date +%s) - start )) s, filter ${filter:-*}): $(summary memcheck.log)"
 fi
 
 # --- 4. the table, then the kernel profile ---------------------------------------------------
@@ -216,14 +221,14 @@ if [ -n "${HGRID_GPU_NCU:-}" ] && command -v ncu >/dev/null; then
       >"$build/profile/ncu.$name.txt" 2>&1 || log "ncu $name: exit $?"
   done
 fi
-# HGRID_GPU_ROUNDTRIPS=N:OMEGA[:STYLES],...: (STYLES: bin/hgrid, the default, or one) fences and copies per step of kk bin and kk hgrid on
-# the GPU (roundtrips/run_roundtrips.py with the kp_roundtrips Kokkos Tools library, built
+# HGRID_GPU_ROUNDTRIPS=N:OMEGA[:STYLES],...: fences and copies per step of kk bin and kk
+# hgrid (STYLES: bin/hgrid, the default, or one of them) on the GPU (roundtrips/run_roundtrips.py with the kp_roundtrips Kokkos Tools library, built
 # here with the host compiler), into $out/roundtrips.N.wOMEGA/
 if [ -n "${HGRID_GPU_ROUNDTRIPS:-}" ]; then
   for item in ${HGRID_GPU_ROUNDTRIPS//,/ }; do
     IFS=: read -r n omega styles <<<"$item"
-    rt=(--styles "${styles:-bin/hgrid}" --timeout 90)
-    rt[1]=${rt[1]//\//,}
+    styles=${styles:-bin/hgrid}
+    rt=(--styles "${styles//\//,}" --timeout 90)
     [ -f "$build/runtime/libkp_roundtrips.so" ] && rt+=(--lib "$build/runtime/libkp_roundtrips.so")
     timeout 300 python3 "$here/roundtrips/run_roundtrips.py" --lmp "$build/lmp" --device "g 1" "${rt[@]}" --n "$n" --omegas "$omega" --mem-gb 0 --out "$out/roundtrips.$n.w$omega"       >"$out/roundtrips.$n.w$omega.log" 2>&1 || log "roundtrips $item: exit $?"
     log "roundtrips $item: $(grep -E '^round trips/step' "$out/roundtrips.$n.w$omega.log" || echo none)"
