@@ -36,8 +36,11 @@ namespace LAMMPS_NS {
    linked-cell block (3^d cells, or (2k+1)^d sub-cells pruned by distance, see
    hgrid::same_level_rows), full, or for half lists with newton on the cell itself
    followed by its lower half, or in triclinic boxes the cell's z plane (y row in 2d)
-   followed by the planes above, as LAMMPS' triclinic half stencils.  Each row is one
-   contiguous range of particles.
+   followed by the planes above, as LAMMPS' triclinic half stencils.  The full
+   stencil (full lists, and half lists with newton off, which LAMMPS gives a full
+   stencil) is the half one followed by the other half's rows, marked upper: a
+   newton-off search reads owned partners in the half only and skips the upper rows
+   where no ghost is within reach.  Each row is one contiguous range of particles.
    Cross-level searches need no stencil: their cell ranges follow from each
    particle's search box (hgrid::PairSearch). */
 

@@ -33,6 +33,13 @@ class BinnedGrid {
   /// \throws std::invalid_argument if a cutoff diameter exceeds the top level.
   void bin(const std::vector<std::array<double, 3>> &x, const std::vector<double> &r, double skin);
 
+  /// Mark the cells wholly inside [\p lo, \p hi) on every level as holding no ghost
+  /// (LevelView::set_interior; by default any cell may hold ghosts).
+  void set_interior(const double *lo, const double *hi)
+  {
+    for (LevelView &v : views_) v.set_interior(lo, hi);
+  }
+
   /// The grid as PairSearch reads it.
   [[nodiscard]] GridView view() const;
   /// Global cell of particle \p i in the last bin(), -1 if it was left out.

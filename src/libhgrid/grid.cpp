@@ -77,20 +77,30 @@ std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
     const int between = (n < 0 ? -n : n) - 1;    // whole cells between the two
     return between > 0 ? (between * edge[d]) * (between * edge[d]) : 0.0;
   };
-  const bool half = kind == StencilKind::Half;
+  // Full: the Half rows first, then the upper ones (the centre row's dx > 0 part first)
+  const bool split = kind == StencilKind::Half || kind == StencilKind::Full;
   std::vector<StencilRow> rows;
-  if (half) rows.push_back({0, 0, 0, 0, true});
-  for (int dz = -kz; dz <= kz; ++dz)
-    for (int dy = -k; dy <= k; ++dy) {
-      if (!holds_row(kind, dimension, dy, dz)) continue;
-      const double left = reach2 - gap2(1, dy) - gap2(2, dz);
-      if (left < 0.0) continue;
-      int m = k;
-      while (m > 1 && gap2(0, m) > left) --m;
-      const int dx1 = (half && dz == 0 && dy == 0) ? -1 : m;
-      const bool own_plane = dimension == 2 ? dy == 0 : dz == 0;
-      if (-m <= dx1) rows.push_back({-m, dx1, dy, dz, kind == StencilKind::Planes && own_plane});
-    }
+  if (split) rows.push_back({0, 0, 0, 0, true});
+  for (int upper = 0; upper <= (kind == StencilKind::Full ? 1 : 0); ++upper)
+    for (int dz = -kz; dz <= kz; ++dz)
+      for (int dy = -k; dy <= k; ++dy) {
+        const bool in_half = holds_row(StencilKind::Half, dimension, dy, dz);
+        if (split ? in_half == (upper == 1) && !(dy == 0 && dz == 0)
+                  : !holds_row(kind, dimension, dy, dz))
+          continue;
+        const double left = reach2 - gap2(1, dy) - gap2(2, dz);
+        if (left < 0.0) continue;
+        int m = k;
+        while (m > 1 && gap2(0, m) > left) --m;
+        int dx0 = -m, dx1 = m;
+        if (split && dz == 0 && dy == 0) {
+          if (upper) dx0 = 1;
+          else dx1 = -1;
+        }
+        const bool own_plane = dimension == 2 ? dy == 0 : dz == 0;
+        if (dx0 <= dx1)
+          rows.push_back({dx0, dx1, dy, dz, kind == StencilKind::Planes && own_plane, upper == 1});
+      }
   return rows;
 }
 

@@ -164,19 +164,23 @@ class LevelGrid {
 };
 
 /// Cells (dx0..dx1, dy, dz) relative to a particle's cell: one row, contiguous in memory.
-/// A half list applies its same-cell tie-break (see PairSearch) to pairs of a \p tiebreak row.
+/// A half list applies its same-cell tie-break (see PairSearch) to pairs of a \p tiebreak row;
+/// an \p upper row of a full stencil lies outside the half stencil (half newton-off lists
+/// read only ghosts there).
 struct StencilRow {
   int dx0, dx1, dy, dz;
   bool tiebreak = false;
+  bool upper = false;
   bool operator==(const StencilRow &o) const
   {
-    return dx0 == o.dx0 && dx1 == o.dx1 && dy == o.dy && dz == o.dz && tiebreak == o.tiebreak;
+    return dx0 == o.dx0 && dx1 == o.dx1 && dy == o.dy && dz == o.dz && tiebreak == o.tiebreak &&
+        upper == o.upper;
   }
 };
 
 /// Which cells of the same level a search reads.
 enum class StencilKind {
-  Full,     ///< every cell within reach
+  Full,     ///< every cell within reach: the half stencil's rows, then the others (upper)
   Half,     ///< the particle's cell (tie-break), then the lower half: each pair of cells once
   Planes    ///< triclinic boxes, whose cells match across periodic images only along z (y in
             ///< 2d), as LAMMPS' triclinic half stencils: the particle's z plane (y row) whole
@@ -185,8 +189,10 @@ enum class StencilKind {
 
 /// \brief Rows of the same-level linked-cell search of \p grid: the (2k+1)^d block of
 /// cells (k = subdivisions) that can hold a particle within the level size of a
-/// particle in the centre cell.  Full: all of them.  Half: the centre cell alone
-/// first, then the "lower" half (dz < 0, or dz == 0 and dy < 0, or dz == dy == 0 and
+/// particle in the centre cell.  Full: all of them, as the Half rows (the centre cell
+/// a tie-break row) followed by the rows of the other half, marked upper: a half list
+/// with newton off reads owned partners in the half stencil only and ghosts in every
+/// row (PairSearch).  Half: the centre cell alone first, then the "lower" half (dz < 0, or dz == 0 and dy < 0, or dz == dy == 0 and
 /// dx < 0), so that every pair of cells is visited once.  The lower half, not LAMMPS'
 /// upper one: particles are searched in their (Morton) order, so the partners in the
 /// lower cells were mostly read a short while before, as particles of their own, and

@@ -8,7 +8,13 @@
    For a particle i of cutoff diameter c_i = 2 r_i + skin on level h:
      same level:   the stencil rows around its cell (linked-cell search; for newton on
                    a half stencil and, in its tie-break rows, a tie-break for ghosts,
-                   as LAMMPS' NPairBin: coordinates, or in triclinic boxes (TRI) IDs)
+                   as LAMMPS' NPairBin: coordinates, or in triclinic boxes (TRI) IDs;
+                   half lists with newton off: the full stencil, owned partners in its
+                   half rows only (the centre cell by index), ghosts in all rows, and
+                   the upper rows not at all where no ghost is within reach, so that
+                   an interior particle reads the half stencil, as with newton on;
+                   LAMMPS' newton-off lists read the full stencil and filter every
+                   candidate)
      other levels: all cells of level l within delta = (c_i + s_l)/2 of x_i (eqs. 4-5):
                    no particle of level l outside that box is within r_i + r_j + skin
    Which levels a particle searches (Sect. 2.2):
@@ -53,17 +59,17 @@ namespace hgrid {
 /// whether half lists apply their tie-break to it (StencilRow::tiebreak).
 struct RowOffset {
   int offset, ncells;
-  bool tiebreak;
+  bool tiebreak, upper;
   bool operator==(const RowOffset &o) const
   {
-    return offset == o.offset && ncells == o.ncells && tiebreak == o.tiebreak;
+    return offset == o.offset && ncells == o.ncells && tiebreak == o.tiebreak && upper == o.upper;
   }
 };
 
 /// Row \p r of \p grid's same-level stencil as the pair search reads it (host only).
 inline RowOffset row_offset(const LevelGrid &grid, const StencilRow &r)
 {
-  return {grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak};
+  return {grid.offset(r.dx0, r.dy, r.dz), r.dx1 - r.dx0 + 1, r.tiebreak, r.upper};
 }
 
 /// The binned grid as the pair search reads it (non-owning, trivially copyable).
@@ -217,7 +223,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     const int ilevel = g.level_of_cell(icell);
     const int nsame = g.level_rows[ilevel + 1] - g.level_rows[ilevel];
     if (k < nsame) {
-      same_level_row(g, q, icell, g.level_rows[ilevel] + k, count, visit);
+      const int row = g.level_rows[ilevel] + k;
+      if (HALF && !NEWTON && g.rows[row].upper && !ghosts_within(g.levels[ilevel], q)) return;
+      same_level_row(g, q, icell, row, count, visit);
       return;
     }
     k -= nsame;
@@ -320,7 +328,12 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   static HGRID_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
                                       int ilevel, SearchCounters &count, Visit &visit)
   {
-    const int first = g.level_rows[ilevel], last = g.level_rows[ilevel + 1];
+    const int first = g.level_rows[ilevel];
+    int last = g.level_rows[ilevel + 1];
+    if constexpr (HALF && !NEWTON) {
+      if (!ghosts_within(g.levels[ilevel], q))
+        while (last > first && g.rows[last - 1].upper) --last;    // upper rows come last
+    }
     if constexpr (GATHER && HALF && NEWTON) {
       Batch b;
       const auto skip = [&q](int j) {
@@ -347,12 +360,21 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     const int c0 = icell + g.rows[k].offset;
     const int end = g.cell_start[c0 + g.rows[k].ncells];
     count.cells_visited += g.rows[k].ncells;
-    const bool filtered = !(HALF && NEWTON) || g.rows[k].tiebreak;
+    const bool ghosts_only = HALF && !NEWTON && g.rows[k].upper;
+    const bool filtered = !HALF || g.rows[k].tiebreak;
     for (int s = g.cell_start[c0]; s < end; ++s) {
       const int j = g.slots[s];
-      if (filtered && same_level_skips(q, j)) continue;
+      if (ghosts_only ? j < q.nlocal : filtered && same_level_skips(q, j)) continue;
       test(q, j, count, visit);
     }
+  }
+
+  /// May a same-level partner of \p q be a ghost?  Not if every cell within the level
+  /// size of x_i lies in the interior (a partner on level h is within (c_i + c_j)/2 <= s_h).
+  template <class Atoms>
+  static HGRID_INLINE bool ghosts_within(const LevelView &lv, const Query<Atoms> &q)
+  {
+    return !lv.interior(lv.search_range(q.xi, lv.size));
   }
 
   /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells;

@@ -176,6 +176,32 @@ TEST(Stencil, HalfAndFullSameLevelRows)
   expect_half_plus_mirror_is_full(g2);
 }
 
+// the full stencil is the half one, row for row, then the other half's rows, marked upper
+// (half newton-off lists read only ghosts there, PairSearch)
+TEST(Stencil, FullRowsAreTheHalfRowsThenTheUpperOnes)
+{
+  for (int k : {1, 2})
+    for (int dim : {2, 3}) {
+      const Box b = cube(dim, 10.0);
+      const LevelGrid g(k == 1 ? 3.0 : 2.9, b, b.lo, b.hi, k);
+      const auto half = same_level_rows(g, StencilKind::Half);
+      const auto full = same_level_rows(g, StencilKind::Full);
+      ASSERT_GT(full.size(), half.size());
+      for (std::size_t n = 0; n < half.size(); ++n) EXPECT_EQ(full[n], half[n]) << n;
+      std::set<Cell> upper, mirror;
+      for (std::size_t n = half.size(); n < full.size(); ++n) {
+        EXPECT_TRUE(full[n].upper) << n;
+        EXPECT_FALSE(full[n].tiebreak) << n;
+        for (int dx = full[n].dx0; dx <= full[n].dx1; ++dx)
+          upper.insert({dx, full[n].dy, full[n].dz});
+      }
+      const auto lower = cells_of(half);
+      for (std::size_t n = 1; n < lower.size(); ++n)    // the centre cell is its own mirror
+        mirror.insert({-lower[n][0], -lower[n][1], -lower[n][2]});
+      EXPECT_EQ(upper, mirror) << "k " << k << ", " << dim << "d";
+    }
+}
+
 TEST(Stencil, PlaneRowsForTriclinicBoxes)
 {
   // the own z plane (y row in 2d), whose rows carry the tie-break, and every plane above

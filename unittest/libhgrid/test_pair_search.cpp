@@ -166,6 +166,53 @@ TEST(PairSearch, EveryVariantEqualsAllPairs)
   }
 }
 
+// a half newton-off search reads its level's full stencil (LAMMPS gives newton-off lists
+// full stencils) but, where no ghost is within reach, only its half rows: in a subdomain
+// interior it visits the same cells as the newton-on search, and finds the same pairs
+TEST(PairSearch, NewtonOffReadsTheHalfStencilInTheInterior)
+{
+  const double skin = 0.3;
+  for (int dim : {2, 3}) {
+    Particles p = random_particles(dim == 3 ? 3000 : 1500, dim, 3.0, 40 + dim);
+    for (auto &x : p.x)
+      for (int d = 0; d < dim; ++d) x[d] = 20.0 + 0.6 * x[d];    // inside [20, 80]
+    const int n = p.r.size();
+    for (const Layout &layout : {Layout{{6.3}, Search::BottomUp, 1}, Layout{{6.3}, Search::TopDown, 2}}) {
+      const Box box = cube(dim);
+      const double lo[3] = {0, 0, 0}, hi[3] = {100, 100, dim == 3 ? 100.0 : 1.0};
+      BinnedGrid full = binned_grid(layout, p, box, skin, StencilKind::Full, box.lo, box.hi);
+      BinnedGrid half = binned_grid(layout, p, box, skin, StencilKind::Half, box.lo, box.hi);
+      SearchCounters off, on, everywhere;
+      Pairs found_off, found_on;
+      auto count_cells = [&](BinnedGrid &grid, SearchCounters &c, Pairs &found, auto search) {
+        const GridView g = grid.view();
+        for (int i = 0; i < n; ++i) {
+          auto visit = [&](int j, double, double, double, double, double, bool within) {
+            if (within) ++found[{i, j}];
+          };
+          search(g, i, grid.cell_of(i), c, visit);
+        }
+      };
+      Pairs unused;
+      const auto newton_off = [&](const GridView &g, int i, int cell, SearchCounters &c,
+                                  auto &visit) {
+        PairSearch<true, false>::neighbors(g, p, i, cell, n, skin, c, visit);
+      };
+      count_cells(full, everywhere, unused, newton_off);    // no interior: all rows read
+      full.set_interior(lo, hi);
+      count_cells(full, off, found_off, newton_off);
+      count_cells(half, on, found_on,
+                  [&](const GridView &g, int i, int cell, SearchCounters &c, auto &visit) {
+                    PairSearch<true, true>::neighbors(g, p, i, cell, n, skin, c, visit);
+                  });
+      EXPECT_EQ(off.cells_visited, on.cells_visited) << dim << "d";
+      EXPECT_LT(off.cells_visited, everywhere.cells_visited) << dim << "d";
+      EXPECT_EQ(unordered(found_off), unordered(found_on)) << dim << "d";
+      EXPECT_EQ(unordered(found_off), oracle(p, n, skin, true)) << dim << "d";
+    }
+  }
+}
+
 TEST(PairSearch, NewtonOnStoresEveryPairOnceAcrossTheOwnedGhostCut)
 {
   // with ghosts, a newton-on list stores an owned/ghost pair from one side at most;
