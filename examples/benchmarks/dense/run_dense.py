@@ -14,6 +14,10 @@ so Neigh / builds is one build. Per run: ms per build, ms per step (Loop), and P
 Comm and Modify per step (Modify is the history fix's remap), the pairs and the memory per
 rank; the ratios hgrid : best multi per build and Modify : Neigh. A run beyond --timeout is
 recorded as such (bin at omega = 100 takes seconds per build).
+--kokkos: the Kokkos table instead (OpenMP backend on the CPU): kk bin and kk hgrid with
+contact history (gran/hooke/history/kk, fix neigh/history/kk, newton off, as KOKKOS'
+granular pair requires) on 1 and 2 threads; "build: multi / this" then reads kk bin / kk
+hgrid on the same threads.
 """
 import argparse
 import csv
@@ -29,6 +33,19 @@ import run_bench  # noqa: E402  (in.bench's runner, its log parser, multi's boun
 
 # the timers run_bench.run_one does not report per step (it gives Comm per step)
 TIMERS = ("Pair", "Neigh", "Modify")
+
+
+def kokkos_runs(styles):
+    """(label, style, extra -var pairs, extra lmp arguments) of one bed under KOKKOS"""
+    history = ["newton", "off", "history", "yes"]
+    out = []
+    for threads in ("1", "2"):
+        kk = ["-k", "on", "t", threads, "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton",
+              "off"]
+        for style in ("bin", "hgrid"):
+            if style in styles:
+                out.append(("kk %s t%s history" % (style, threads), style, history, kk))
+    return out
 
 
 def runs(omega, styles):
@@ -72,6 +89,8 @@ def main():
     p.add_argument("--workdir", default="dense_runs")
     p.add_argument("--csv", default="dense.csv")
     p.add_argument("--md", default="dense.md")
+    p.add_argument("--kokkos", action="store_true",
+                   help="kk bin and kk hgrid (OpenMP backend, 1 and 2 threads) instead")
     a = p.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     args = types.SimpleNamespace(lmp=os.path.abspath(a.lmp), steps=a.steps, np=1, mem_gb=16,
@@ -81,7 +100,8 @@ def main():
         stats = json.load(open(bed + ".json"))
         omega = float(stats["omega"])
         case = {"n": stats["atoms"], "omega": omega, "alpha": stats["alpha"], "nu": 0.6, "dim": 3}
-        for label, style, extra, lmp_args in runs(omega, a.styles.split(",")):
+        plan = kokkos_runs(a.styles.split(",")) if a.kokkos else runs(omega, a.styles.split(","))
+        for label, style, extra, lmp_args in plan:
             r = run_bench.run_one(args, case, style, ["data", os.path.abspath(bed)] + extra,
                                   a.workdir, lmp_args)
             log = os.path.join(a.workdir, "log.bench")
@@ -102,15 +122,22 @@ def main():
             write(a, rows)
 
 
+def reference(r):
+    """the key of the run a row's build is compared with: best multi, or kk bin"""
+    if r["run"].startswith("kk"):
+        return (r["bed"], r["run"].split()[2])
+    return (r["bed"], "history" in r["run"])
+
+
 def write(a, rows):
     with open(a.csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    best = {}    # (bed, history) -> multi's ms per build
+    best = {}    # (bed, history) -> multi's ms per build; kk: (bed, threads) -> kk bin's
     for r in rows:
-        if r["run"].startswith("multi") and r["status"] == "ok":
-            best[(r["bed"], "history" in r["run"])] = r["ms_per_build"]
+        if r["run"].startswith(("multi", "kk bin")) and r["status"] == "ok":
+            best[reference(r)] = r["ms_per_build"]
     with open(a.md, "w") as f:
         f.write("| N | ω | run | ms/build | ms/step | Pair | Neigh | Comm | Modify | Modify/Neigh "
                 "| build: multi / this | pairs | MB |\n|" + "---|" * 13 + "\n")
@@ -119,7 +146,7 @@ def write(a, rows):
                 f.write("| %d | %g | %s | %s | | | | | | | | | |\n" % (r["N"], r["omega"], r["run"],
                                                                    r["status"]))
                 continue
-            m = best.get((r["bed"], "history" in r["run"]))
+            m = best.get(reference(r))
             f.write("| %d | %g | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %d | %.1f |\n" % (
                 r["N"], r["omega"], r["run"], r["ms_per_build"], r["ms_per_step"], r["pair_ms"],
                 r["neigh_ms"], r["comm_ms"], r["modify_ms"],
