@@ -219,12 +219,12 @@ hgrid::GridView NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::search_grid() const
   hgrid::GridView grid = hbin->view();
   grid.level_rows = hstencil->level_rows.data();
   grid.rows = hstencil->rows.data();
-  grid.ghosts_searched_down = HALF && NEWTON && grid.topdown && grid.nlevels > 1;
+  grid.ghosts_searched_down = HALF && grid.topdown && grid.nlevels > 1;
   return grid;
 }
 
 /* ----------------------------------------------------------------------
-   Top-Down half newton-on lists: every binned ghost above the lowest level
+   Top-Down half lists (newton on or off): every binned ghost above the lowest level
    searches the levels below it for owned partners (hgrid::PairSearch::owned_below);
    the pairs, sorted by owned atom (counting sort), join those rows in build_rows
 ------------------------------------------------------------------------- */
