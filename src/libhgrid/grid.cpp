@@ -77,26 +77,26 @@ std::vector<StencilRow> stencil_rows(int dimension, int subdivisions,
     const int between = (n < 0 ? -n : n) - 1;    // whole cells between the two
     return between > 0 ? (between * edge[d]) * (between * edge[d]) : 0.0;
   };
-  // Full: the Half rows first, then the upper ones (the centre row's dx > 0 part first)
+  // Half and Full: the centre cell, then the half rows (pass 0); Full also the upper ones
+  // (pass 1); the centre row's dx < 0 part is a half row, its dx > 0 part an upper one
   const bool split = kind == StencilKind::Half || kind == StencilKind::Full;
   std::vector<StencilRow> rows;
   if (split) rows.push_back({0, 0, 0, 0, true});
+  const auto in_pass = [&](int upper, int dy, int dz) {
+    if (!split) return holds_row(kind, dimension, dy, dz);
+    return (dy == 0 && dz == 0) || holds_row(StencilKind::Half, dimension, dy, dz) == !upper;
+  };
   for (int upper = 0; upper <= (kind == StencilKind::Full ? 1 : 0); ++upper)
     for (int dz = -kz; dz <= kz; ++dz)
       for (int dy = -k; dy <= k; ++dy) {
-        const bool in_half = holds_row(StencilKind::Half, dimension, dy, dz);
-        if (split ? in_half == (upper == 1) && !(dy == 0 && dz == 0)
-                  : !holds_row(kind, dimension, dy, dz))
-          continue;
+        if (!in_pass(upper, dy, dz)) continue;
         const double left = reach2 - gap2(1, dy) - gap2(2, dz);
         if (left < 0.0) continue;
         int m = k;
         while (m > 1 && gap2(0, m) > left) --m;
-        int dx0 = -m, dx1 = m;
-        if (split && dz == 0 && dy == 0) {
-          if (upper) dx0 = 1;
-          else dx1 = -1;
-        }
+        const bool centre_row = split && dz == 0 && dy == 0;
+        const int dx0 = centre_row && upper ? 1 : -m;
+        const int dx1 = centre_row && !upper ? -1 : m;
         const bool own_plane = dimension == 2 ? dy == 0 : dz == 0;
         if (dx0 <= dx1)
           rows.push_back({dx0, dx1, dy, dz, kind == StencilKind::Planes && own_plane, upper == 1});

@@ -192,8 +192,9 @@ enum class StencilKind {
 /// particle in the centre cell.  Full: all of them, as the Half rows (the centre cell
 /// a tie-break row) followed by the rows of the other half, marked upper: a half list
 /// with newton off reads owned partners in the half stencil only and ghosts in every
-/// row (PairSearch).  Half: the centre cell alone first, then the "lower" half (dz < 0, or dz == 0 and dy < 0, or dz == dy == 0 and
-/// dx < 0), so that every pair of cells is visited once.  The lower half, not LAMMPS'
+/// row (PairSearch).  Half: the centre cell alone first, then the "lower" half (dz < 0,
+/// or dz == 0 and dy < 0, or dz == dy == 0 and dx < 0), so that every pair of cells is
+/// visited once.  The lower half, not LAMMPS'
 /// upper one: particles are searched in their (Morton) order, so the partners in the
 /// lower cells were mostly read a short while before, as particles of their own, and
 /// are still cached; partners ahead are read for the first time far from the stream

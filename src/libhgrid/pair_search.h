@@ -198,8 +198,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       else if (!primary)
         which = Partners::Ghosts;
     } else if (HALF && !primary) {
-      if (g.topdown && g.ghosts_searched_down) return false;
-      which = Partners::Ghosts;    // newton off: the other owner stores it too
+      if (g.ghosts_searched_down) return false;    // Top-Down only
+      which = Partners::Ghosts;                    // newton off: the other owner stores it too
     }
     return true;
   }
@@ -339,9 +339,10 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   {
     const int first = g.level_rows[ilevel];
     int last = g.level_rows[ilevel + 1];
+    // the upper rows come last and mirror the half rows but the centre cell
+    // (same_level_rows): n half rows, n - 1 upper ones
     if constexpr (HALF && !NEWTON) {
-      if (!ghosts_within(g.levels[ilevel], q))
-        while (last > first && g.rows[last - 1].upper) --last;    // upper rows come last
+      if (!ghosts_within(g.levels[ilevel], q)) last = first + (last - first + 1) / 2;
     }
     if constexpr (GATHER && HALF && NEWTON) {
       Batch b;

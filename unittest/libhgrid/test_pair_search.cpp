@@ -177,7 +177,8 @@ TEST(PairSearch, NewtonOffReadsTheHalfStencilInTheInterior)
     for (auto &x : p.x)
       for (int d = 0; d < dim; ++d) x[d] = 20.0 + 0.6 * x[d];    // inside [20, 80]
     const int n = p.r.size();
-    for (const Layout &layout : {Layout{{6.3}, Search::BottomUp, 1}, Layout{{6.3}, Search::TopDown, 2}}) {
+    for (const Layout &layout :
+         {Layout{{6.3}, Search::BottomUp, 1}, Layout{{6.3}, Search::TopDown, 2}}) {
       const Box box = cube(dim);
       const double lo[3] = {0, 0, 0}, hi[3] = {100, 100, dim == 3 ? 100.0 : 1.0};
       BinnedGrid full = binned_grid(layout, p, box, skin, StencilKind::Full, box.lo, box.hi);
