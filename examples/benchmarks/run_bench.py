@@ -46,6 +46,10 @@ def multi_bounds(omega, ratio):
 
 
 OMP = ["-sf", "omp", "-pk", "omp"]
+# KOKKOS' granular pair (gran/hooke/history/kk) needs newton off and half lists; after
+# "-k on DEVICE"; in.bench's variables for it
+KOKKOS_ARGS = ["-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
+KK_VARS = ["newton", "off", "history", "yes"]
 
 
 def styles(omega):

@@ -37,14 +37,12 @@ TIMERS = ("Pair", "Neigh", "Modify")
 
 def kokkos_runs(styles):
     """(label, style, extra -var pairs, extra lmp arguments) of one bed under KOKKOS"""
-    history = ["newton", "off", "history", "yes"]
     out = []
     for threads in ("1", "2"):
-        kk = ["-k", "on", "t", threads, "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton",
-              "off"]
         for style in ("bin", "hgrid"):
             if style in styles:
-                out.append(("kk %s t%s history" % (style, threads), style, history, kk))
+                out.append(("kk %s t%s history" % (style, threads), style, run_bench.KK_VARS,
+                            ["-k", "on", "t", threads] + run_bench.KOKKOS_ARGS))
     return out
 
 

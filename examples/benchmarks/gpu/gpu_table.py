@@ -40,8 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import run_bench  # noqa: E402  (in.bench's runner and log parser)
 
-KOKKOS_ARGS = ["-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
-KK_VARS = ["newton", "off", "history", "yes"]
+KOKKOS_ARGS, KK_VARS = run_bench.KOKKOS_ARGS, run_bench.KK_VARS
 
 
 def gpu_memory_mb():

@@ -49,12 +49,12 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from run_bench import KK_VARS, KOKKOS_ARGS  # noqa: E402  (the kk pair's settings)
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 BENCH = os.path.join(ROOT, "examples", "benchmarks", "in.bench")
 SOURCE = os.path.join(HERE, "kp_roundtrips.cpp")
 
-KOKKOS_ARGS = ["-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
-KK_VARS = ["newton", "off", "history", "yes"]
 
 # the per-name maps of the tool's JSON that the report lists, and rt_site: the round
 # trips by call site (the tool's fence_site plus one for each aliased deep copy)
