@@ -5,11 +5,14 @@ For every omega it looks for CACHE/bed_3d_a{alpha}_w{omega}_N{n}.data (nu = 0.6;
 volume fractions add _nu{nu}, other seeds _s{seed}); a missing bed is generated with
 `LMP -in in.jam` (serial), then the overlap statistics are computed from the contact
 list in.jam dumps (id1 id2 distance, deleted afterwards) and the diameters of the data
-file, and stored next to the bed as BED.json. Prints, per bed, the path, whether it was
+file, and stored next to the bed as BED.json. --replicate NX,NY,NZ then tiles the bed
+(LAMMPS' replicate; the copies meet as the periodic images did) into a bed NX*NY*NZ
+times larger, named _r{NX}x{NY}x{NZ}, with the statistics scaled. Prints, per bed, the path, whether it was
 generated or reused, the generation wall time and steps, the final nu, the contacts per
 atom, the largest sphere's contacts and the overlap ratios. Standard library only.
 
   python3 make_beds.py --lmp ../../../build/lmp --n 10000 --omega 10,100
+  python3 make_beds.py --lmp ../../../build/lmp --n 100000 --omega 100 --replicate 5,2,1
   lmp -in ../in.bench -var data $(python3 make_beds.py --lmp LMP --n 10000 --omega 100 --path-only)
 
 The beds are large (about 120 bytes per atom): keep them out of the git tree (the default
@@ -158,6 +161,35 @@ def generate(args, n, omega, path):
     return stats
 
 
+def replicate(args, base, path, reps):
+    """the bed base repeated reps = (nx, ny, nz) times by LAMMPS' replicate (a periodic bed
+    tiles without seams: the copies meet as the periodic images did), with base's
+    statistics scaled to the new size"""
+    inp = path + ".in"
+    with open(inp, "w") as f:
+        f.write("units lj\natom_style sphere 1\nboundary p p p\ncomm_modify vel yes\n"
+                "read_data %s\nreplicate %d %d %d\nwrite_data %s.tmp nocoeff\n"
+                % (base, reps[0], reps[1], reps[2], path))
+    t0 = time.time()
+    rc = subprocess.call([args.lmp, "-in", inp, "-log", "none", "-screen", "none"])
+    os.remove(inp)
+    if rc != 0 or not os.path.exists(path + ".tmp"):
+        sys.exit("make_beds: replicating %s failed (rc %d)" % (base, rc))
+    with open(base + ".json") as f:
+        stats = json.load(f)
+    k = reps[0] * reps[1] * reps[2]
+    stats.update(replicated_from=os.path.basename(base), replicate=list(reps),
+                 atoms=stats["atoms"] * k, contacts=stats["contacts"] * k,
+                 box=[stats["box"] * r for r in reps],
+                 box_per_largest_diameter=[round(stats["box_per_largest_diameter"] * r, 3)
+                                           for r in reps],
+                 wall_s=round(time.time() - t0, 1), generated=time.strftime("%Y-%m-%d %H:%M:%S"))
+    os.replace(path + ".tmp", path)
+    with open(path + ".json", "w") as f:
+        json.dump(stats, f, indent=1)
+    return stats
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lmp", required=True, help="LAMMPS binary with GRANULAR and HGRID")
@@ -173,7 +205,13 @@ def main():
     ap.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
                     help="extra in.jam variable (e.g. steps2=200000)")
     ap.add_argument("--path-only", action="store_true", help="print only the paths")
+    ap.add_argument("--replicate", metavar="NX,NY,NZ",
+                    help="then write the bed repeated NX x NY x NZ times (name _r{NX}x{NY}x{NZ}, "
+                         "N times NX*NY*NZ atoms): large beds without hours of packing")
     args = ap.parse_args()
+    reps = [int(r) for r in args.replicate.split(",")] if args.replicate else None
+    if reps and (len(reps) != 3 or min(reps) < 1):
+        sys.exit("make_beds: --replicate takes three positive integers, not %s" % args.replicate)
     os.makedirs(args.cache, exist_ok=True)
     for omega in args.omega.split(","):
         path = os.path.join(args.cache, bed_name(args.n, omega, args.alpha, args.nu, args.seed, args.press))
@@ -187,16 +225,28 @@ def main():
         else:
             what = "generated"
             st = generate(args, args.n, omega, path)
+        if reps:
+            base, path = path, path[:-len(".data")] + "_r%dx%dx%d.data" % tuple(reps)
+            if os.path.exists(path) and not args.force:
+                with open(path + ".json") as f:
+                    st = json.load(f)
+            else:
+                what = "replicated"
+                st = replicate(args, base, path, reps)
         if args.path_only:
             print(path)
             continue
         print(path)
         if st:
-            print("  %s: wall %.1f s (generation), %s steps (%s + %s + %s%s), nu %.4f, box/largest d %.2f"
-                  % (what, st.get("wall_s", float("nan")), st.get("steps"), st.get("steps_overlaps"),
+            print("  %s: wall %.1f s (%s), %s steps (%s + %s + %s%s), nu %.4f, box/largest d %s"
+                  % (what, st.get("wall_s", float("nan")),
+                     "replication" if "replicated_from" in st else "generation", st.get("steps"), st.get("steps_overlaps"),
                      st.get("steps_compression"), st.get("steps_relaxation"),
                      " + %s pressing" % st["steps_pressing"] if "steps_pressing" in st else "",
-                     st.get("nu", float("nan")), st.get("box_per_largest_diameter", float("nan"))))
+                     st.get("nu", float("nan")), st.get("box_per_largest_diameter", "?")))
+            if "replicated_from" in st:
+                print("  %d atoms: %s repeated %s" % (st["atoms"], st["replicated_from"],
+                                                     " x ".join(map(str, st["replicate"]))))
             if "pressure_kn_per_dmin" in st:
                 print("  virial pressure %.3e kn/d_min" % st["pressure_kn_per_dmin"])
             print("  contacts/atom %.3f (non-rattlers %.3f, rattlers %.1f %%), largest sphere d %.2f: "
