@@ -3,6 +3,7 @@
 
 usage: run_dense.py --lmp build/lmp --beds BED.data[,BED.data...] [--steps 20]
                     [--timeout 300] [--styles bin,multi,hgrid] [--csv dense.csv] [--md dense.md]
+       run_dense.py --md-from dense.csv --md dense.md    (the table again from a CSV)
 
 For every bed (a data file of make_beds.py; its omega is read from the JSON beside it)
 in.bench runs with `-var data BED` under each style: without contact history (newton on,
@@ -12,7 +13,9 @@ multi gets the best stock setting of the gas tables, 2x collection intervals (mu
 of run_bench.py) with bin/hash off. The list is rebuilt every step with the atoms at rest,
 so Neigh / builds is one build. Per run: ms per build, ms per step (Loop), and Pair, Neigh,
 Comm and Modify per step (Modify is the history fix's remap), the pairs and the memory per
-rank; the ratios hgrid : best multi per build and Modify : Neigh. A run beyond --timeout is
+rank; the ratios hgrid : best multi per build, Modify : Neigh and remap : Neigh, where the
+remap is the history fix's own time: Modify less that of the same run without history (the
+`-sf omp` runs clear per-thread forces in Modify too: "hgrid omp T newton off" measures it). A run beyond --timeout is
 recorded as such (bin at omega = 100 takes seconds per build).
 --kokkos: the Kokkos table instead (OpenMP backend on the CPU): kk bin and kk hgrid with
 contact history (gran/hooke/history/kk, fix neigh/history/kk, newton off, as KOKKOS'
@@ -62,9 +65,24 @@ def runs(omega, styles):
         if "hgrid" in styles:
             out.append(("hgrid" + tag, "hgrid", extra, []))
             for threads in ("1", "2"):
+                if hist:    # fix OMP's force clearing with the newton-off ghosts, no history
+                    out.append(("hgrid omp %s newton off" % threads, "hgrid", ["newton", "off"],
+                                run_bench.OMP + [threads]))
                 out.append(("hgrid omp %s%s" % (threads, tag), "hgrid", extra,
                             run_bench.OMP + [threads]))
     return out
+
+
+def remap_ms(r, modify):
+    """the history fix's ms per step in a history row: Modify less that of the same run
+    without history (-sf omp: fix OMP clears the per-thread forces of every atom, ghosts
+    included, in Modify too; the "newton off" row measures it)"""
+    if "history" not in r["run"]:
+        return None
+    if r["run"].startswith("hgrid omp"):
+        base = modify.get((r["bed"], r["run"].replace(" history", " newton off")))
+        return r["modify_ms"] - base if base is not None else None
+    return r["modify_ms"]
 
 
 def timers(log, steps):
@@ -79,8 +97,8 @@ def timers(log, steps):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--lmp", required=True)
-    p.add_argument("--beds", required=True, help="bed data files, comma-separated")
+    p.add_argument("--lmp")
+    p.add_argument("--beds", help="bed data files, comma-separated")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--styles", default="bin,multi,hgrid")
@@ -89,7 +107,12 @@ def main():
     p.add_argument("--md", default="dense.md")
     p.add_argument("--kokkos", action="store_true",
                    help="kk bin and kk hgrid (OpenMP backend, 1 and 2 threads) instead")
+    p.add_argument("--md-from", metavar="CSV", help="only write --md from this CSV of an earlier run")
     a = p.parse_args()
+    if a.md_from:
+        return rewrite(a)
+    if not a.lmp or not a.beds:
+        p.error("--lmp and --beds are required (unless --md-from)")
     os.makedirs(a.workdir, exist_ok=True)
     args = types.SimpleNamespace(lmp=os.path.abspath(a.lmp), steps=a.steps, np=1, mem_gb=16,
                                  timeout=a.timeout, asan=False)
@@ -127,29 +150,53 @@ def reference(r):
     return (r["bed"], "history" in r["run"])
 
 
+def rewrite(a):
+    """the Markdown table again from a CSV of this script (--md-from)"""
+    rows = []
+    for r in csv.DictReader(open(a.md_from)):
+        for key, v in r.items():
+            if key not in ("bed", "run", "status", "contacts_per_atom"):
+                try:
+                    r[key] = float(v) if "." in v or "e" in v else int(v)
+                except ValueError:
+                    pass
+        rows.append(r)
+    a.csv = a.md_from + ".tmp"
+    write(a, rows)
+    os.remove(a.csv)
+
+
 def write(a, rows):
     with open(a.csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
     best = {}    # (bed, history) -> multi's ms per build; kk: (bed, threads) -> kk bin's
+    modify = {}  # (bed, run) -> Modify ms per step
     for r in rows:
         if r["run"].startswith(("multi", "kk bin")) and r["status"] == "ok":
             best[reference(r)] = r["ms_per_build"]
+        if r["status"] == "ok":
+            modify[(r["bed"], r["run"])] = r["modify_ms"]
     with open(a.md, "w") as f:
-        f.write("| N | ω | run | ms/build | ms/step | Pair | Neigh | Comm | Modify | Modify/Neigh "
-                "| build: multi / this | pairs | MB |\n|" + "---|" * 13 + "\n")
+        f.write("| N | ω | bed | run | ms/build | ms/step | Pair | Neigh | Comm | Modify "
+                "| Modify/Neigh | remap/Neigh | build: multi / this | pairs | MB |\n|"
+                + "---|" * 15 + "\n")
         for r in rows:
+            bed = "pressed" if "_p" in r["bed"] else "relaxed"
             if r["status"] != "ok":
-                f.write("| %d | %g | %s | %s | | | | | | | | | |\n" % (r["N"], r["omega"], r["run"],
-                                                                   r["status"]))
+                f.write("| %d | %g | %s | %s | %s | | | | | | | | | | |\n"
+                        % (r["N"], r["omega"], bed, r["run"], r["status"]))
                 continue
-            m = best.get(reference(r))
-            f.write("| %d | %g | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %d | %.1f |\n" % (
-                r["N"], r["omega"], r["run"], r["ms_per_build"], r["ms_per_step"], r["pair_ms"],
-                r["neigh_ms"], r["comm_ms"], r["modify_ms"],
-                "%.2f" % (r["modify_ms"] / r["neigh_ms"]) if "history" in r["run"] else "",
-                "%.1f×" % (m / r["ms_per_build"]) if m else "", r["pairs"], r["mem_mb"]))
+            m = None if r["run"].endswith("newton off") else best.get(reference(r))
+            remap = remap_ms(r, modify)
+            f.write("| %d | %g | %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s "
+                    "| %d | %.1f |\n" % (
+                        r["N"], r["omega"], bed, r["run"], r["ms_per_build"], r["ms_per_step"],
+                        r["pair_ms"], r["neigh_ms"], r["comm_ms"], r["modify_ms"],
+                        "%.2f" % (r["modify_ms"] / r["neigh_ms"]) if "history" in r["run"] else "",
+                        "%.2f" % (remap / r["neigh_ms"]) if remap is not None else "",
+                        "%.1f×" % (m / r["ms_per_build"]) if m else "", r["pairs"], r["mem_mb"]))
 
 
 if __name__ == "__main__":
