@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The dense-bed table: bin, multi and hgrid on the beds of make_beds.py, in one invocation.
 
-usage: run_dense.py --lmp build/lmp --beds BED.data[,BED.data...] [--steps 20]
-                    [--timeout 300] [--styles bin,multi,hgrid] [--csv dense.csv] [--md dense.md]
+usage: run_dense.py --lmp build/lmp --beds BED.data[,BED.data...] [--steps 20] [--every 1]
+                    [--history-newton off|on|off,on] [--timeout 300] [--styles bin,multi,hgrid]
+                    [--csv dense.csv] [--md dense.md]
        run_dense.py --md-from dense.csv --md dense.md    (the table again from a CSV)
 
 For every bed (a data file of make_beds.py; its omega is read from the JSON beside it)
@@ -15,8 +16,12 @@ so Neigh / builds is one build. Per run: ms per build, ms per step (Loop), and P
 Comm and Modify per step (Modify is the history fix's remap), the pairs and the memory per
 rank; the ratios hgrid : best multi per build, Modify : Neigh and remap : Neigh, where the
 remap is the history fix's own time: Modify less that of the same run without history (the
-`-sf omp` runs clear per-thread forces in Modify too: "hgrid omp T newton off" measures it). A run beyond --timeout is
-recorded as such (bin at omega = 100 takes seconds per build).
+`-sf omp` runs clear per-thread forces in Modify too: "hgrid omp T newton off" measures it).
+A run beyond --timeout is recorded as such (bin at omega = 100 takes seconds per build).
+--every N rebuilds the list every N steps instead (the whole step of a realistic run, Loop
+per step); --history-newton on (or off,on) adds the history rows with newton on (CPU
+gran/hooke/history supports both; hgrid's newton-on ghosts are only the larger particles
+near small owned ones, so its ghost shell is far thinner than with newton off).
 --kokkos: the Kokkos table instead (OpenMP backend on the CPU): kk bin and kk hgrid with
 contact history (gran/hooke/history/kk, fix neigh/history/kk, newton off, as KOKKOS'
 granular pair requires) on 1 and 2 threads; "build: multi / this" then reads kk bin / kk
@@ -49,15 +54,15 @@ def kokkos_runs(styles):
     return out
 
 
-def runs(omega, styles):
-    """(label, style, extra -var pairs, extra lmp arguments) of one bed"""
+def runs(omega, styles, history_newton=("off",)):
+    """(label, style, extra -var pairs, extra lmp arguments) of one bed; the history rows
+    with newton off ("... history") and/or on ("... history newton on")"""
     bounds = run_bench.multi_bounds(omega, 2)
     multi = ["nc", str(len(bounds)), "bounds", " ".join("%.6g" % b for b in bounds), "hash", "no"]
-    history = ["newton", "off", "history", "yes"]
     out = []
-    for hist in (False, True):
-        extra = history if hist else []
-        tag = " history" if hist else ""
+    for newton in [None] + list(history_newton):
+        extra = ["newton", newton, "history", "yes"] if newton else []
+        tag = {None: "", "off": " history", "on": " history newton on"}[newton]
         if "bin" in styles:
             out.append(("bin" + tag, "bin", extra, []))
         if "multi" in styles:
@@ -65,7 +70,7 @@ def runs(omega, styles):
         if "hgrid" in styles:
             out.append(("hgrid" + tag, "hgrid", extra, []))
             for threads in ("1", "2"):
-                if hist:    # fix OMP's force clearing with the newton-off ghosts, no history
+                if newton == "off":  # fix OMP's force clearing with the newton-off ghosts
                     out.append(("hgrid omp %s newton off" % threads, "hgrid", ["newton", "off"],
                                 run_bench.OMP + [threads]))
                 out.append(("hgrid omp %s%s" % (threads, tag), "hgrid", extra,
@@ -73,14 +78,26 @@ def runs(omega, styles):
     return out
 
 
+def variant(run):
+    """what a row measures besides its style: "", "history" (newton off), "history newton on"
+    or "newton off" (no history)"""
+    for v in ("history newton on", "history", "newton off"):
+        if run.endswith(v):
+            return v
+    return ""
+
+
 def remap_ms(r, modify):
     """the history fix's ms per step in a history row: Modify less that of the same run
     without history (-sf omp: fix OMP clears the per-thread forces of every atom, ghosts
-    included, in Modify too; the "newton off" row measures it)"""
-    if "history" not in r["run"]:
+    included, in Modify too; the "newton off" rows measure it with newton off, the rows
+    without history with newton on)"""
+    v = variant(r["run"])
+    if not v.startswith("history"):
         return None
     if r["run"].startswith("hgrid omp"):
-        base = modify.get((r["bed"], r["run"].replace(" history", " newton off")))
+        base = r["run"][:-len(v)] + ("newton off" if v == "history" else "")
+        base = modify.get((r["bed"], base.strip()))
         return r["modify_ms"] - base if base is not None else None
     return r["modify_ms"]
 
@@ -107,6 +124,10 @@ def main():
     p.add_argument("--md", default="dense.md")
     p.add_argument("--kokkos", action="store_true",
                    help="kk bin and kk hgrid (OpenMP backend, 1 and 2 threads) instead")
+    p.add_argument("--every", type=int, default=1,
+                   help="rebuild the list every N steps (in.bench -var every; 1: every step)")
+    p.add_argument("--history-newton", default="off", choices=("off", "on", "off,on"),
+                   help="the newton setting of the history rows (both: off,on)")
     p.add_argument("--md-from", metavar="CSV", help="only write --md from this CSV of an earlier run")
     a = p.parse_args()
     if a.md_from:
@@ -121,9 +142,11 @@ def main():
         stats = json.load(open(bed + ".json"))
         omega = float(stats["omega"])
         case = {"n": stats["atoms"], "omega": omega, "alpha": stats["alpha"], "nu": 0.6, "dim": 3}
-        plan = kokkos_runs(a.styles.split(",")) if a.kokkos else runs(omega, a.styles.split(","))
+        plan = (kokkos_runs(a.styles.split(",")) if a.kokkos else
+                runs(omega, a.styles.split(","), a.history_newton.split(",")))
         for label, style, extra, lmp_args in plan:
-            r = run_bench.run_one(args, case, style, ["data", os.path.abspath(bed)] + extra,
+            r = run_bench.run_one(args, case, style, ["data", os.path.abspath(bed), "every",
+                                                      str(a.every)] + extra,
                                   a.workdir, lmp_args)
             log = os.path.join(a.workdir, "log.bench")
             if r["status"] == "ok":
@@ -147,7 +170,7 @@ def reference(r):
     """the key of the run a row's build is compared with: best multi, or kk bin"""
     if r["run"].startswith("kk"):
         return (r["bed"], r["run"].split()[2])
-    return (r["bed"], "history" in r["run"])
+    return (r["bed"], variant(r["run"]))
 
 
 def rewrite(a):
@@ -188,7 +211,7 @@ def write(a, rows):
                 f.write("| %d | %g | %s | %s | %s | | | | | | | | | | |\n"
                         % (r["N"], r["omega"], bed, r["run"], r["status"]))
                 continue
-            m = None if r["run"].endswith("newton off") else best.get(reference(r))
+            m = None if variant(r["run"]) == "newton off" else best.get(reference(r))
             remap = remap_ms(r, modify)
             f.write("| %d | %g | %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s "
                     "| %d | %.1f |\n" % (
