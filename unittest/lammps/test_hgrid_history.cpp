@@ -4,7 +4,9 @@
    partners beyond it. Both must carry the same history: a dense polydisperse run with contacts
    that last and break, 1000 steps with the list rebuilt every step, gives bit for bit
    the same positions and per-contact history values whichever way every atom takes
-   (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks).
+   (newton on and off, serial and -sf omp on 2 threads, 1 and more MPI ranks). The
+   harvest of the contacts before a rebuild (core patch 0015) gives the same partners
+   and history with newton on and off, serially and on threads.
    Rows longer than neigh_modify one: hgrid grows one and page and the fix's pages
    follow (core patch 0014), the run equal to one with the room typed by hand. */
 
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -39,9 +42,9 @@ namespace {
 using Contact = std::tuple<long, long, std::vector<double>>;
 
 struct RunResult {
-  std::vector<double> x;           // positions by tag
-  std::vector<Contact> contacts;   // this rank's partner lists, sorted
-  int most_partners = 0;           // largest partner count of an atom (all ranks)
+  std::vector<double> x;            // positions by tag
+  std::vector<Contact> contacts;    // this rank's partner lists, sorted
+  int most_partners = 0;            // largest partner count of an atom (all ranks)
 };
 
 // the history fix of the granular pair style
@@ -54,14 +57,15 @@ FixNeighHistory *history_fix(LAMMPS *lmp)
 
 // a dense granular gas (contacts last and break) run with every atom's partners
 // searched linearly up to linear_max partners
-RunResult run_dense(SystemSpec spec, int linear_max)
+RunResult run_dense(SystemSpec spec, int linear_max, int steps = 1000)
 {
   const int saved = FixNeighHistory::lookup_linear_max;
   FixNeighHistory::lookup_linear_max = linear_max;
   auto lmp = make_system(spec);
-  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
-                       "atom_modify sort 50 0.0", "run 1000 post no"});
+  commands(lmp.get(),
+           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
+            "run " + std::to_string(steps) + " post no"});
   FixNeighHistory::lookup_linear_max = saved;
 
   RunResult r;
@@ -117,8 +121,8 @@ TEST_P(PartnerLookup, CarriesTheHistoryOfTheLinearScan)
   MPI_Allreduce(&mine, &contacts, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   ASSERT_GT(contacts, 1000);
   // bit for bit: the same partner found for every contact
-  EXPECT_TRUE(hashed.x == stock.x) << "largest relative difference "
-                                   << relative_difference(stock.x, hashed.x);
+  EXPECT_TRUE(hashed.x == stock.x)
+      << "largest relative difference " << relative_difference(stock.x, hashed.x);
   EXPECT_TRUE(mixed.x == stock.x) << "largest relative difference "
                                   << relative_difference(stock.x, mixed.x);
   EXPECT_TRUE(hashed.contacts == stock.contacts);
@@ -126,8 +130,7 @@ TEST_P(PartnerLookup, CarriesTheHistoryOfTheLinearScan)
 }
 
 INSTANTIATE_TEST_SUITE_P(History, PartnerLookup,
-                         ::testing::Values(Case{"newton_on", true, 1},
-                                           Case{"newton_off", false, 1},
+                         ::testing::Values(Case{"newton_on", true, 1}, Case{"newton_off", false, 1},
                                            Case{"newton_on_omp2", true, 2},
                                            Case{"newton_off_omp2", false, 2}),
                          [](const ::testing::TestParamInfo<Case> &info) {
@@ -143,11 +146,48 @@ TEST(PartnerLookupControl, DroppedHistoryChangesTheRun)
   const RunResult kept = run_dense(spec, 0);
   spec.pair = "gran/hooke 1000.0 NULL 50.0 NULL 0.5 0";    // the same forces, no history
   auto lmp = make_system(spec);
-  commands(lmp.get(), {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-                       "timestep 0.002", "neigh_modify every 1 delay 0 check no",
-                       "atom_modify sort 50 0.0", "run 1000 post no"});
+  commands(lmp.get(),
+           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
+            "run 1000 post no"});
   const auto x = gather_by_tag(lmp.get(), lmp->atom->x);
   EXPECT_GT(relative_difference(kept.x, x), 1e-6);
+}
+
+// the harvest (pre_exchange: newton off reads the list's contacts per rank, newton on
+// adds the ghosts' partners by reverse communication; serial, or -sf omp threads each a
+// block of rows and of atoms, core patch 0015) gives every owned atom the same partners
+// and history values whichever way: the same contacts after 100 steps with the list
+// rebuilt every step, values and positions equal to round-off (the force sums differ)
+TEST(Harvest, SameHistoryWithNewtonOnAndOffAndThreads)
+{
+  std::vector<RunResult> runs;
+  for (const Case &c : {Case{"newton_on", true, 1}, Case{"newton_off", false, 1},
+                        Case{"newton_on_omp2", true, 2}, Case{"newton_off_omp2", false, 2}}) {
+    SystemSpec spec = powerlaw_system(900, 20.0, 0.5);
+    spec.newton = c.newton;
+    if (c.threads > 1) spec.lammps_args = {"-sf", "omp", "-pk", "omp", std::to_string(c.threads)};
+    runs.push_back(run_dense(spec, FixNeighHistory::lookup_linear_max, 100));
+  }
+  const RunResult &ref = runs.front();
+  ASSERT_GT(ref.contacts.size(), 100u);
+  double largest = 0.0;
+  for (const Contact &c : ref.contacts)
+    for (double v : std::get<2>(c)) largest = std::max(largest, std::fabs(v));
+  ASSERT_GT(largest, 0.0);    // the contacts carry history
+  for (std::size_t k = 1; k < runs.size(); k++) {
+    const RunResult &run = runs[k];
+    EXPECT_LT(relative_difference(ref.x, run.x), 1e-9) << "run " << k;
+    ASSERT_EQ(run.contacts.size(), ref.contacts.size()) << "run " << k;
+    for (std::size_t m = 0; m < ref.contacts.size(); m++) {
+      const Contact &a = ref.contacts[m], &b = run.contacts[m];
+      ASSERT_EQ(std::get<0>(a), std::get<0>(b)) << "run " << k << ", contact " << m;
+      ASSERT_EQ(std::get<1>(a), std::get<1>(b)) << "run " << k << ", contact " << m;
+      for (std::size_t d = 0; d < std::get<2>(a).size(); d++)
+        EXPECT_NEAR(std::get<2>(a)[d], std::get<2>(b)[d], 1e-9 * largest)
+            << "run " << k << ", contact " << m;
+    }
+  }
 }
 
 }    // namespace
@@ -158,21 +198,32 @@ namespace {
 // 4800 of them (rows longer than neigh_modify one's default 2000), moving with
 // contact history; the positions by tag after 20 steps, or the error
 std::vector<double> run_intruders(const std::vector<std::string> &args,
-                                  const std::string &neigh_modify, std::string &error,
-                                  int &oneatom)
+                                  const std::string &neigh_modify, std::string &error, int &oneatom)
 {
   std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, args));
   try {
     commands(lmp.get(),
-             {"units lj", "atom_style sphere 1", "boundary p p p", "newton off",
-              "comm_modify vel yes", "region box block 0 24.48 0 24.48 0 24.48 units box",
-              "create_box 2 box", "lattice sc $(1.0/1.02^3)", "create_atoms 1 box",
-              "create_atoms 2 random 2 77 NULL", "set type 1 diameter 1.0",
-              "set type 2 diameter 20.0", "set group all density 1.0",
-              "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
-              "neighbor 0.2 hgrid", "neigh_modify every 1 delay 0 check no " + neigh_modify,
-              "velocity all create 0.5 4712 loop geom", "fix integrate all nve/sphere",
-              "timestep 0.001", "run 20 post no"});
+             {"units lj",
+              "atom_style sphere 1",
+              "boundary p p p",
+              "newton off",
+              "comm_modify vel yes",
+              "region box block 0 24.48 0 24.48 0 24.48 units box",
+              "create_box 2 box",
+              "lattice sc $(1.0/1.02^3)",
+              "create_atoms 1 box",
+              "create_atoms 2 random 2 77 NULL",
+              "set type 1 diameter 1.0",
+              "set type 2 diameter 20.0",
+              "set group all density 1.0",
+              "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
+              "pair_coeff * *",
+              "neighbor 0.2 hgrid",
+              "neigh_modify every 1 delay 0 check no " + neigh_modify,
+              "velocity all create 0.5 4712 loop geom",
+              "fix integrate all nve/sphere",
+              "timestep 0.001",
+              "run 20 post no"});
   } catch (LAMMPS_NS::LAMMPSException &e) {
     error = e.what();
     return {};
@@ -189,8 +240,8 @@ std::vector<double> run_intruders(const std::vector<std::string> &args,
 // by hand keep the stock overflow error
 TEST(RowRoom, GrowsWithTheRowsUnlessSetByHand)
 {
-  for (const auto &args : std::vector<std::vector<std::string>>{
-           {}, {"-sf", "omp", "-pk", "omp", "2"}}) {
+  for (const auto &args :
+       std::vector<std::vector<std::string>>{{}, {"-sf", "omp", "-pk", "omp", "2"}}) {
     const std::string what = args.empty() ? "serial" : "omp 2 threads";
     std::string error;
     int grown = 0, typed = 0;
