@@ -184,9 +184,7 @@ def rewrite(a):
                 except ValueError:
                     pass
         rows.append(r)
-    a.csv = a.md_from + ".tmp"
-    write(a, rows)
-    os.remove(a.csv)
+    write_md(a.md, rows)
 
 
 def write(a, rows):
@@ -194,6 +192,10 @@ def write(a, rows):
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    write_md(a.md, rows)
+
+
+def write_md(path, rows):
     best = {}    # (bed, history) -> multi's ms per build; kk: (bed, threads) -> kk bin's
     modify = {}  # (bed, run) -> Modify ms per step
     for r in rows:
@@ -201,7 +203,7 @@ def write(a, rows):
             best[reference(r)] = r["ms_per_build"]
         if r["status"] == "ok":
             modify[(r["bed"], r["run"])] = r["modify_ms"]
-    with open(a.md, "w") as f:
+    with open(path, "w") as f:
         f.write("| N | ω | bed | run | ms/build | ms/step | Pair | Neigh | Comm | Modify "
                 "| Modify/Neigh | remap/Neigh | build: multi / this | pairs | MB |\n|"
                 + "---|" * 15 + "\n")
@@ -211,13 +213,14 @@ def write(a, rows):
                 f.write("| %d | %g | %s | %s | %s | | | | | | | | | | |\n"
                         % (r["N"], r["omega"], bed, r["run"], r["status"]))
                 continue
-            m = None if variant(r["run"]) == "newton off" else best.get(reference(r))
+            v = variant(r["run"])
+            m = None if v == "newton off" else best.get(reference(r))
             remap = remap_ms(r, modify)
             f.write("| %d | %g | %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s "
                     "| %d | %.1f |\n" % (
                         r["N"], r["omega"], bed, r["run"], r["ms_per_build"], r["ms_per_step"],
                         r["pair_ms"], r["neigh_ms"], r["comm_ms"], r["modify_ms"],
-                        "%.2f" % (r["modify_ms"] / r["neigh_ms"]) if "history" in r["run"] else "",
+                        "%.2f" % (r["modify_ms"] / r["neigh_ms"]) if "history" in v else "",
                         "%.2f" % (remap / r["neigh_ms"]) if remap is not None else "",
                         "%.1f×" % (m / r["ms_per_build"]) if m else "", r["pairs"], r["mem_mb"]))
 
