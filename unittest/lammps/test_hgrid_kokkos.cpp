@@ -335,6 +335,62 @@ TEST(HGridKokkos, HashedPartnersCarryTheHistoryOfTheLinearScan)
   EXPECT_GT(most, 3 * saved);
 }
 
+// fix neigh/history/kk's post_neighbor() writes a flag for every entry and values only
+// for the contacts it finds; pair gran/hooke/history/kk starts an entry of flag 0 from
+// zero history without reading its values (core patch 0011). With every contact
+// dropped before a remap and the values of the list (all of flag 0) poisoned with NaN,
+// the force computes that follow without a rebuild first read none of them
+TEST(HGridKokkos, ValuesOfEntriesWithoutHistoryAreNotRead)
+{
+  const SystemSpec s = kokkos_spec(powerlaw_system(900, 20.0, 0.5), "off");
+  auto lmp = run_granular(s, "velocity all create 2.0 87287 loop geom", {"run 100 post no"});
+  auto fixes = lmp->modify->get_fix_by_style("^NEIGH_HISTORY");
+  ASSERT_EQ(fixes.size(), 1u);
+  auto *fix = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(fixes.front());
+  ASSERT_NE(fix, nullptr);
+  fix->k_firstflag.sync_host();
+  const auto before = fix->k_firstflag.view_host();
+  std::fill(before.data(), before.data() + before.size(), 0);
+  fix->k_firstflag.modify_host();
+  fix->pre_exchange();    // harvests no contact
+  fix->post_neighbor();
+  fix->k_firstflag.sync_host();
+  fix->k_firstvalue.sync_host();
+  const auto flags = fix->k_firstflag.view_host();
+  const auto values = fix->k_firstvalue.view_host();
+  EXPECT_EQ(std::count(flags.data(), flags.data() + flags.size(), 0), (long) flags.size());
+  std::fill(values.data(), values.data() + values.size(), std::nan(""));
+  fix->k_firstvalue.modify_host();
+
+  // the setup of a run (its remap harvests no contact, its force compute updates no
+  // shear) flags the touching entries and leaves them values to read (zero); the steps
+  // after it keep them finite
+
+  commands(lmp.get(), {"run 0 post no"});
+  fix->k_firstflag.sync_host();
+  fix->k_firstvalue.sync_host();
+  const auto flag = fix->k_firstflag.view_host();
+  const auto value = fix->k_firstvalue.view_host();
+  const int dnum = static_cast<int>(value.size() / flag.size());
+  long mine = 0, finite = 0;
+  for (size_t k = 0; k < flag.size(); k++) {
+    if (flag.data()[k] != 1) continue;
+    mine++;
+    for (int d = 0; d < dnum; d++) finite += std::isfinite(value.data()[dnum * k + d]);
+  }
+  EXPECT_EQ(finite, dnum * mine);
+  long touching = 0;    // mine not const: STUBS' MPI_Allreduce takes void *
+  MPI_Allreduce(&mine, &touching, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_GT(touching, 500);
+  commands(lmp.get(), {"run 20 pre no post no"});
+  lmp->atomKK->sync(LAMMPS_NS::Host, X_MASK);
+  const auto x = gather_by_tag(lmp.get(), lmp->atom->x);
+  ASSERT_FALSE(x.empty());
+  EXPECT_TRUE(std::all_of(x.begin(), x.end(), [](double v) {
+    return std::isfinite(v);
+  }));
+}
+
 // the partner pool goes into the restart file in the CPU fix's format and back: an
 // lmp process runs a settled column with contact history, writes a restart and goes
 // on; a second process continues from the file (two processes, as a user restarts:
