@@ -2,7 +2,8 @@
 # README command 2: install what is missing, build LAMMPS with hgrid and all tests,
 # and run the whole suite (library, oracle, parity, errors; serial and MPI) with ctest;
 # then, if a Kokkos source is found, the same LAMMPS with KOKKOS (OpenMP) and its tests,
-# and, if nvcc is found too, the CUDA stage (unittest/cuda_check.sh: every hgrid and
+# its sources checked against LAMMPS' serial MPI stubs (unittest/stubs_check.sh, as the
+# GPU kit builds them), and, if nvcc is found too, the CUDA stage (unittest/cuda_check.sh: every hgrid and
 # patched KOKKOS source compiled with nvcc for sm_90; no GPU needed).
 #   HGRID_SANITIZE=1 bash unittest/run_tests.sh   the same suite with ASan + UBSan, built
 #                                                  in build-asan (-DHGRID_SANITIZE=ON); the
@@ -27,6 +28,8 @@ case "${HGRID_SANITIZE:-0}" in
       "$root/src/bootstrap.sh" "$root/build-kokkos" -DHGRID_ENABLE_TESTING=ON -DHGRID_KOKKOS=OpenMP \
         "-DHGRID_KOKKOS_SOURCE=$kokkos_source"
       ctest --test-dir "$root/build-kokkos" --output-on-failure -L kokkos "$@"
+      # the GPU kit builds against LAMMPS' serial MPI stubs (no MPI on the GPU machine)
+      "$root/unittest/stubs_check.sh" "$root/build-kokkos"
       if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
         PATH=$PATH:/usr/local/cuda/bin "$root/unittest/cuda_check.sh" "$kokkos_source" "$root/build-cuda"
       else
