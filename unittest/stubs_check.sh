@@ -14,9 +14,8 @@ target=${2:-unittest/test_hgrid_kokkos}
 stubs="$build/lammps-patched/src/STUBS"
 [ -f "$stubs/mpi.h" ] || { echo "hgrid: stubs check: no $stubs/mpi.h"; exit 1; }
 
-# the LAMMPS sources the patch series changes
-patched=$(grep -h '^diff --git a/src/.*\.cpp ' "$root"/src/lammps-patch/0*.patch |
-  awk '{print $3}' | sed 's|^a/||' | sort -u | sed "s|^|$build/lammps-patched/|")
+# the LAMMPS files the patch series changes (written by the configure step)
+patched=$(sed "s|^|$build/lammps-patched/|" "$build/hgrid-patched-files.txt")
 commands=$(mktemp)
 trap 'rm -f "$commands"' EXIT
 ninja -C "$build" -t commands "$target" | grep -E ' -c [^ ]+\.cpp' | while read -r line; do

@@ -23,6 +23,19 @@ set(HGRID_PATCH_FILES "")
 foreach(name ${_series})
   list(APPEND HGRID_PATCH_FILES "${CMAKE_CURRENT_LIST_DIR}/${name}")
 endforeach()
+# the LAMMPS files the series changes (src/...), one list for the build's checks:
+# KokkosPackage.cmake (nvcc) and, through hgrid-patched-files.txt, unittest/stubs_check.sh
+set(HGRID_PATCHED_FILES "")
+foreach(p ${HGRID_PATCH_FILES})
+  file(STRINGS "${p}" _lines REGEX "^\\+\\+\\+ b/src/")
+  foreach(line ${_lines})
+    string(REGEX REPLACE "^\\+\\+\\+ b/" "" _file "${line}")
+    list(APPEND HGRID_PATCHED_FILES "${_file}")
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES HGRID_PATCHED_FILES)
+list(JOIN HGRID_PATCHED_FILES "\n" _patched_text)
+file(WRITE "${CMAKE_BINARY_DIR}/hgrid-patched-files.txt" "${_patched_text}\n")
 
 # --- the tarball: user-given or Debian's --------------------------------------------
 function(hgrid_debian_tarball out)
