@@ -55,17 +55,23 @@ FixNeighHistory *history_fix(LAMMPS *lmp)
   return fixes.empty() ? nullptr : dynamic_cast<FixNeighHistory *>(fixes.front());
 }
 
-// a dense granular gas (contacts last and break) run with every atom's partners
-// searched linearly up to linear_max partners
+// the dense granular gas's run (contacts last and break, the list rebuilt every step)
+void run_gas(LAMMPS *lmp, int steps)
+{
+  commands(lmp,
+           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
+            "run " + std::to_string(steps) + " post no"});
+}
+
+// a dense granular gas run with every atom's partners searched linearly up to
+// linear_max partners
 RunResult run_dense(SystemSpec spec, int linear_max, int steps = 1000)
 {
   const int saved = FixNeighHistory::lookup_linear_max;
   FixNeighHistory::lookup_linear_max = linear_max;
   auto lmp = make_system(spec);
-  commands(lmp.get(),
-           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
-            "run " + std::to_string(steps) + " post no"});
+  run_gas(lmp.get(), steps);
   FixNeighHistory::lookup_linear_max = saved;
 
   RunResult r;
@@ -146,10 +152,7 @@ TEST(PartnerLookupControl, DroppedHistoryChangesTheRun)
   const RunResult kept = run_dense(spec, 0);
   spec.pair = "gran/hooke 1000.0 NULL 50.0 NULL 0.5 0";    // the same forces, no history
   auto lmp = make_system(spec);
-  commands(lmp.get(),
-           {"velocity all create 2.0 87287 loop geom", "fix integrate all nve/sphere",
-            "timestep 0.002", "neigh_modify every 1 delay 0 check no", "atom_modify sort 50 0.0",
-            "run 1000 post no"});
+  run_gas(lmp.get(), 1000);
   const auto x = gather_by_tag(lmp.get(), lmp->atom->x);
   EXPECT_GT(relative_difference(kept.x, x), 1e-6);
 }
