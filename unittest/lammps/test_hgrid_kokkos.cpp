@@ -67,9 +67,10 @@ SystemSpec kokkos_spec(SystemSpec spec, const std::string &newton)
 // the pair style's Kokkos list as host rows (dense or packed: NeighRowsKokkos)
 struct KokkosList {
   ListPairs pairs;
-  long entries = 0;         // neighbors stored
-  long slots = 0;           // room the list holds for them
-  int longest_owned = 0;    // most owned partners in one row
+  long entries = 0;            // neighbors stored
+  long slots = 0;              // room the list holds for them
+  int longest_owned = 0;       // most owned partners in one row
+  bool back_to_back = true;    // packed rows: each starts where the one before it ends
 };
 
 KokkosList kokkos_pair_list(LAMMPS *lmp)
@@ -90,6 +91,7 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
   result.slots = static_cast<long>(list->d_neighbors.size());
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = ilist(ii);
+    if (packed && i + 1 < list->inum) result.back_to_back &= start(i) + numneigh(i) == start(i + 1);
     int owned = 0;
     for (int jj = 0; jj < numneigh(i); jj++)
       owned += (entry(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
@@ -166,11 +168,14 @@ TEST(HGridKokkos, ShortRowsAndPackedStorageAtSizeRatio100)
   EXPECT_EQ(compare(stock.pairs.counts, hgrid.pairs.counts), "");
   EXPECT_LT(3 * hgrid.longest_owned, stock.longest_owned)
       << "owned partners per row: hgrid " << hgrid.longest_owned << ", bin " << stock.longest_owned;
-  // packed rows: room by level, not atoms x the longest row of any atom
+  // packed rows without free room (searched into room by level, then moved back to
+  // back): a slot per pair, not atoms x the longest row of any atom
   EXPECT_LT(5 * hgrid.slots, stock.slots)
       << "list slots: hgrid " << hgrid.slots << ", bin " << stock.slots << " for " << stock.entries
       << " neighbors";
   EXPECT_EQ(hgrid.entries, stock.entries);
+  EXPECT_TRUE(hgrid.back_to_back);
+  EXPECT_LE(hgrid.slots, hgrid.entries + hgrid.entries / 5 + 1);
 }
 
 // a granular run (nve/sphere, list rebuilt every step) after `velocity`, then `run`

@@ -216,14 +216,19 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_packed(NeighListKokkos<Dev
 {
   reset_room();
   list->rows.packed = 1;
-  if ((int) list->rows.d_start.extent(0) < atom->nmax)
-    list->rows.d_start = typename AT::t_int_1d("hgrid/kk:row_start", atom->nmax);
+  if ((int) d_room_start.extent(0) < atom->nmax)
+    d_room_start = typename AT::t_int_1d("hgrid/kk:row_start", atom->nmax);
+  list->rows.d_start = d_room_start;
   for (int pass = 0; pass < 2; pass++) {
     const int slots = place_rows(list, nlocal);
-    if (list->d_neighbors.extent(0) != 1 || (int) list->d_neighbors.extent(1) < slots)
-      list->d_neighbors = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
-                                                      slots + slots / 5 + 1);
-    if (search_any(list, nlocal, count) <= 0) return;
+    if (d_room_rows.extent(0) != 1 || (int) d_room_rows.extent(1) < slots)
+      d_room_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("hgrid/kk:room_rows"), 1,
+                                                slots + slots / 5 + 1);
+    list->d_neighbors = d_room_rows;
+    if (search_any(list, nlocal, count) <= 0) {
+      pack_tight(list, nlocal);
+      return;
+    }
     for (int level = 0; level < static_cast<int>(room.size()); level++) {
       const int longest = longest_row(list, nlocal, level);
       if (longest > room[level]) room[level] = longest + longest / 5 + 1;
@@ -232,6 +237,44 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_packed(NeighListKokkos<Dev
     count = hgrid::SearchCounters();
   }
   error->one(FLERR, "Neighbor hgrid/kk rows overflowed twice in one build");
+}
+
+/* ----------------------------------------------------------------------
+   the rows moved back to back without their free room (the list and the contact
+   history parallel to it then take as many slots as there are pairs)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::pack_tight(NeighListKokkos<DeviceType> *list,
+                                                           int nlocal)
+{
+  if ((int) d_tight_start.extent(0) < atom->nmax)
+    d_tight_start = typename AT::t_int_1d("hgrid/kk:tight_start", atom->nmax);
+  const auto numneigh = list->d_numneigh;
+  const auto tight_start = d_tight_start;
+  long long pairs = 0;
+  Kokkos::parallel_scan(
+      "hgrid/kk:tight_start", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
+        if (final) tight_start(i) = static_cast<int>(sum);
+        sum += numneigh(i);
+      },
+      pairs);
+  if ((int) d_tight_rows.extent(1) < pairs)
+    d_tight_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
+                                               pairs + pairs / 5 + 1);
+  const auto from = d_room_rows;
+  const auto from_start = d_room_start;
+  const auto to = d_tight_rows;
+  Kokkos::parallel_for(
+      "hgrid/kk:pack_tight", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i) {
+        const int a = from_start(i);
+        const int b = tight_start(i);
+        for (int k = 0; k < numneigh(i); k++) to(0, b + k) = from(0, a + k);
+      });
+  list->d_neighbors = d_tight_rows;
+  list->rows.d_start = d_tight_start;
 }
 
 /* ----------------------------------------------------------------------

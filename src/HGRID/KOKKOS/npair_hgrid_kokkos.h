@@ -103,9 +103,12 @@ template <class DeviceType> struct HGridExclusionsKokkos {
 
    Rows are packed (NeighRowsKokkos) for consumers that read them so (packed_ok:
    gran/hooke/history/kk and fix neigh/history/kk): each row gets the room of its
-   level (the longest row seen on that level, +20%), placed by a scan, so the list and
-   the contact history take sum over levels of (atoms x room) slots instead of
-   atoms x the longest row of any atom.  Other consumers get dense rows, as
+   level (the longest row seen on that level, +20%), placed by a scan, and the search
+   writes them there; then the rows are moved back to back without their free room
+   (pack_tight), so that the list and the contact history parallel to it take one slot
+   per pair instead of atoms x the longest row of any atom (a level's room is its
+   longest row: 3.3x its mean on the intruder benchmark; the history arrays are 7x the
+   list's bytes per slot).  Other consumers get dense rows, as
    NPairKokkos writes them.  Either way a build whose rows overflow widens the room
    and is searched once more. */
 
@@ -129,6 +132,7 @@ class NPairHGridKokkos : public NPairHGridBase {
                    hgrid::SearchCounters &count);
   int place_rows(NeighListKokkos<DeviceType> *list, int nlocal);
   int longest_row(NeighListKokkos<DeviceType> *list, int nlocal, int level);
+  void pack_tight(NeighListKokkos<DeviceType> *list, int nlocal);
 
  protected:
   bool searches_both_directions() const override { return !NEWTON; }
@@ -142,6 +146,9 @@ class NPairHGridKokkos : public NPairHGridBase {
   std::vector<int> room;                        // packed rows: slots per row, by level
   std::vector<double> room_levels;              // the level sizes room was measured on
   typename AT::t_int_1d d_room;
+  // packed rows: searched into rows with room, then moved back to back
+  typename AT::t_neighbors_2d d_room_rows, d_tight_rows;
+  typename AT::t_int_1d d_room_start, d_tight_start;
   // the split pass: units per owned atom and their scan, partners per unit and theirs
   typename AT::t_int_1d d_units, d_unit_start, d_unit_found, d_unit_first;
   int first_split_level() const;
