@@ -115,10 +115,25 @@ class NPairHGrid : public NPairHGridBase {
  protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
   bool searches_both_directions() const override { return !HALF || !NEWTON; }
+  // Top-Down half lists: a pair of owned atoms on different levels, which the larger
+  // atom's search finds, is stored in the smaller atom's row if that row comes later
+  // in the chunk of rows being built (else in the larger atom's).  Per chunk: the
+  // entries waiting for a later row (a list per row from pending_head: next, word),
+  // (atom, entries it moved) for the room of the history fix
+  bool rows_of_smaller() const;
+  struct ChunkMoves {
+    std::vector<int> next, word;
+    std::vector<std::pair<int, int>> moved;
+  };
+  std::vector<int> pending_head;
+  std::vector<ChunkMoves> chunk_moves;
+  void start_moves(int nchunks);
+  int moved_partners_room(class NeighList *list) const;
+
   // the rows of owned atoms [ifrom, ito), appended to ipage (a thread's chunk:
   // NPairHGridOmp); returns the longest row, stored only up to the room of the pages
   int build_rows(class NeighList *list, int ifrom, int ito, MyPage<int> &ipage,
-                 hgrid::SearchCounters &count);
+                 hgrid::SearchCounters &count, ChunkMoves &moves);
   // pages with the room of neigh_modify one/page, which a row longer than one grows
   // (HGridPlanner::grow_row_room: true, build again) unless the user set them
   void fit_pages(class NeighList *list);

@@ -18,6 +18,7 @@
 #include "hgrid_planner.h"
 #include "lammps.h"
 #include "library.h"
+#include "neigh_list.h"
 #include "neighbor.h"
 
 #include <gtest/gtest.h>
@@ -530,4 +531,54 @@ TEST(HGridSort, OwnedAtomsFollowAMortonCurveOfTheFinestCells)
   // a narrow distribution (one level or a finest level close to the top): LAMMPS' sort
   auto narrow = make_system(powerlaw_system(1000, 2.0, 0.3));
   EXPECT_EQ(narrow->neighbor->hgrid_sortbin, 0.0);
+}
+
+// Top-Down half lists: a pair of owned atoms on different levels, found by the larger
+// atom's search, is stored in the smaller atom's row where that row is built later
+// (one rank, serial: one chunk of rows), else in the larger atom's; newton on and off
+// (with history), default and many levels; the lists stay exact
+TEST(HGridRows, PairsOfOwnedAtomsOnTwoLevelsJoinTheSmallerAtomsLaterRow)
+{
+  int nprocs = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs > 1) GTEST_SKIP() << "one rank: the order of the rows of all atoms";
+  for (bool newton : {true, false}) {
+    for (const char *levels : {"", " levels 6 2.1 5.23 13 32.4 80.5 200.3"}) {
+      SystemSpec spec = powerlaw_system(1500, 100.0, 0.3);
+      spec.newton = newton;
+      spec.neighbor = std::string("hgrid") + levels + " search topdown";
+      auto lmp = make_system(spec);
+      const std::string what = describe(spec);
+      expect_lists_match_oracle(lmp.get(), newton, what);
+      const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+      ASSERT_NE(planner, nullptr);
+      const hgrid::Layout &layout = planner->plan().layout;
+      ASSERT_GE(layout.num_levels(), 2) << what;
+      const int index = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0);
+      ASSERT_GE(index, 0);
+      const LAMMPS_NS::NeighList *list = lmp->neighbor->lists[index];
+      const LAMMPS_NS::Atom *atom = lmp->atom;
+      auto level = [&](int i) {
+        return hgrid::level_of(layout, 2.0 * atom->radius[i] + planner->skin());
+      };
+      long in_smaller = 0, in_larger_behind = 0, in_larger_ahead = 0;
+      for (int ii = 0; ii < list->inum; ii++) {
+        const int i = list->ilist[ii];
+        for (int k = 0; k < list->numneigh[i]; k++) {
+          const int j = list->firstneigh[i][k] & NEIGHMASK;
+          if (j >= atom->nlocal || level(j) == level(i)) continue;
+          if (level(j) > level(i))
+            in_smaller++;
+          else if (j < i)
+            in_larger_behind++;
+          else
+            in_larger_ahead++;
+        }
+      }
+      EXPECT_GT(in_smaller, 0) << what;
+      EXPECT_GT(in_larger_behind, 0) << what;
+      EXPECT_EQ(in_larger_ahead, 0) << what << ": pairs in the larger atom's row whose smaller "
+                                    << "atom's row came later";
+    }
+  }
 }

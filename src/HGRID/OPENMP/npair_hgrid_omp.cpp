@@ -53,7 +53,9 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
     visited = ghosts.cells_visited;
     checks = ghosts.distance_checks;
     longest = 0;
+    this->start_moves((nlocal + chunk - 1) / chunk);
     build_threads(list, nlocal, chunk, visited, checks, longest);
+    longest = std::max(longest, this->moved_partners_room(list));
   } while (this->grow_pages(list, longest));
   hgrid::SearchCounters total;
   total.cells_visited = visited;
@@ -87,8 +89,9 @@ void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build_threads(NeighList *list, 
 #pragma omp for schedule(dynamic)
 #endif
     for (int first = 0; first < nlocal; first += chunk)
-      longest = std::max(
-          longest, this->build_rows(list, first, std::min(first + chunk, nlocal), ipage, count));
+      longest = std::max(longest,
+                         this->build_rows(list, first, std::min(first + chunk, nlocal), ipage,
+                                          count, this->chunk_moves[first / chunk]));
     visited += count.cells_visited;
     checks += count.distance_checks;
   }
