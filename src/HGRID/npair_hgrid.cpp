@@ -311,6 +311,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   // slower at 1e6
   const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
   const bool move = rows_of_smaller();
+  const int first_above = move ? grid.levels[1].first_cell : 0;    // first cell above level 0
   const int room = list->oneatom;
   int spill, longest = 0;
   // the counters, and the visitor's row length n, stay in registers: nothing the
@@ -334,22 +335,21 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
         n++;
       }
     };
-    // the entries from n0 on are partners on other levels: with move, below i's
-    int n0 = 0;
     hgrid::PairSearch<HALF, NEWTON, TRI, true>::neighbors(grid, atoms, i, atom2cell[i], nlocal,
-                                                          skin, local, visit, [&] {
-                                                            n0 = n;
-                                                          });
-    if (move && n <= room) {
-      // i's partners below whose rows come later in this chunk move there (ghosts and
-      // rows already written stay: the pair style reads them right after those rows)
-      int kept = n0, npending = 0;
-      for (int k = n0; k < n; k++) {
+                                                          skin, local, visit);
+    // i above the lowest level: its partners on lower levels (cells before its level's
+    // first) whose rows come later in this chunk move there (ghosts and rows already
+    // written stay: the pair style reads them right after those rows)
+    if (move && atom2cell[i] >= first_above && n <= room) {
+      const int below = grid.levels[grid.level_of_cell(atom2cell[i])].first_cell;
+      int kept = 0, npending = 0;
+      for (int k = 0; k < n; k++) {
         const int word = neighptr[k], j = word & NEIGHMASK;
-        if (j > i && j < ito) {
-          moves.next.push_back(pending_head[j]);
-          moves.word.push_back((word & ~NEIGHMASK) | i);    // the pair's bits are symmetric
-          pending_head[j] = static_cast<int>(moves.word.size()) - 1;
+        if (j > i && j < ito && atom2cell[j] < below) {
+          if (moves.count == static_cast<int>(moves.word.size())) moves.grow();
+          moves.next[moves.count] = pending_head[j];
+          moves.word[moves.count] = (word & ~NEIGHMASK) | i;    // the pair's bits are symmetric
+          pending_head[j] = moves.count++;
           npending++;
         } else {
           neighptr[kept++] = word;
@@ -358,8 +358,8 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
       n = kept;
       if (npending) moves.moved.emplace_back(i, npending);
     }
-    if (move) {
-      // the larger partners that found i earlier in this chunk
+    // the larger partners that found i earlier in this chunk
+    if (move && pending_head[i] >= 0) {
       for (int k = pending_head[i]; k >= 0; k = moves.next[k]) {
         *(n < room ? neighptr + n : &spill) = moves.word[k];
         n++;
@@ -413,8 +413,7 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::start_moves(int nchunks)
   if (!rows_of_smaller()) return;
   pending_head.assign(owned_atoms(), -1);
   for (auto &c : chunk_moves) {
-    c.next.clear();
-    c.word.clear();
+    c.count = 0;
     c.moved.clear();
   }
 }

@@ -122,8 +122,14 @@ class NPairHGrid : public NPairHGridBase {
   // (atom, entries it moved) for the room of the history fix
   bool rows_of_smaller() const;
   struct ChunkMoves {
-    std::vector<int> next, word;
+    std::vector<int> next, word;    // count entries used (vectors that keep their size)
+    int count = 0;
     std::vector<std::pair<int, int>> moved;
+    void grow()
+    {
+      next.resize(2 * next.size() + 1024);
+      word.resize(next.size());
+    }
   };
   std::vector<int> pending_head;
   std::vector<ChunkMoves> chunk_moves;

@@ -174,21 +174,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   static HGRID_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
                                      int nlocal, double skin, SearchCounters &count, Visit &visit)
   {
-    neighbors(g, atoms, i, icell, nlocal, skin, count, visit, [] {
-    });
-  }
-
-  /// neighbors(), with \p between called after the partners on i's own level, before
-  /// those on other levels (a builder that treats them apart).
-  template <class Atoms, class Visit, class Between>
-  static HGRID_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
-                                     int nlocal, double skin, SearchCounters &count, Visit &visit,
-                                     const Between &between)
-  {
     const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
     same_level(g, q, icell, ilevel, count, visit);
-    between();
     for (int l = 0; l < g.nlevels; ++l) {
       Partners which = Partners::All;
       if (searches(g, ilevel, l, which)) other_level(g, q, g.levels[l], which, count, visit);

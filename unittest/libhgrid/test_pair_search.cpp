@@ -524,36 +524,3 @@ TEST(PairSearch, TriclinicNewtonOnStoresEveryPeriodicPairOnce)
     }
   }
 }
-
-// neighbors() with a callback between the partners on i's own level and the others:
-// called once per search, after exactly the candidates on i's level (a builder tells
-// the two apart by it: NPairHGrid stores pairs with smaller particles in their rows)
-TEST(PairSearch, BetweenSeparatesTheOwnLevelFromTheOthers)
-{
-  const double skin = 0.1;
-  const Particles p = random_particles(3000, 3, 12.0, 11);
-  const int n = static_cast<int>(p.r.size());
-  for (const Layout &layout : layouts(2.0 * 12.0 + skin)) {
-    const BinnedGrid binned =
-        binned_grid(layout, p, cube(3), skin, StencilKind::Half, cube(3).lo, cube(3).hi);
-    const GridView g = binned.view();
-    long long before_other_levels = 0, calls = 0, after_on_own_level = 0;
-    for (int i = 0; i < n; ++i) {
-      const int own = g.level_of_cell(binned.cell_of(i));
-      bool passed = false;
-      auto visit = [&](int j, double, double, double, double, double, bool) {
-        const bool same = g.level_of_cell(binned.cell_of(j)) == own;
-        if (!passed && !same) ++before_other_levels;
-        if (passed && same) ++after_on_own_level;
-      };
-      SearchCounters count;
-      PairSearch<true, true>::neighbors(g, p, i, binned.cell_of(i), n, skin, count, visit, [&] {
-        passed = true;
-        ++calls;
-      });
-    }
-    EXPECT_EQ(calls, n) << case_name(3, layout);
-    EXPECT_EQ(before_other_levels, 0) << case_name(3, layout);
-    EXPECT_EQ(after_on_own_level, 0) << case_name(3, layout);
-  }
-}
