@@ -337,35 +337,11 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
     };
     hgrid::PairSearch<HALF, NEWTON, TRI, true>::neighbors(grid, atoms, i, atom2cell[i], nlocal,
                                                           skin, local, visit);
-    // i above the lowest level: its partners on lower levels (cells before its level's
-    // first) whose rows come later in this chunk move there (ghosts and rows already
-    // written stay: the pair style reads them right after those rows)
-    if (move && atom2cell[i] >= first_above && n <= room) {
-      const int below = grid.levels[grid.level_of_cell(atom2cell[i])].first_cell;
-      int kept = 0, npending = 0;
-      for (int k = 0; k < n; k++) {
-        const int word = neighptr[k], j = word & NEIGHMASK;
-        if (j > i && j < ito && atom2cell[j] < below) {
-          if (moves.count == static_cast<int>(moves.word.size())) moves.grow();
-          moves.next[moves.count] = pending_head[j];
-          moves.word[moves.count] = (word & ~NEIGHMASK) | i;    // the pair's bits are symmetric
-          pending_head[j] = moves.count++;
-          npending++;
-        } else {
-          neighptr[kept++] = word;
-        }
-      }
-      n = kept;
-      if (npending) moves.moved.emplace_back(i, npending);
-    }
+    // i above the lowest level: its partners below whose rows come later move there
+    if (move && atom2cell[i] >= first_above && n <= room)
+      n = move_to_later_rows(i, ito, neighptr, n, moves);
     // the larger partners that found i earlier in this chunk
-    if (move && pending_head[i] >= 0) {
-      for (int k = pending_head[i]; k >= 0; k = moves.next[k]) {
-        *(n < room ? neighptr + n : &spill) = moves.word[k];
-        n++;
-      }
-      pending_head[i] = -1;
-    }
+    if (move && pending_head[i] >= 0) n = take_pending(i, neighptr, n, room, moves);
     // the larger ghost partners find_ghost_partners() found for i
     if (!ghost_start.empty())
       for (int k = ghost_start[i]; k < ghost_start[i + 1]; k++) {
@@ -400,6 +376,55 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::rows_of_smaller() const
 {
   return search_grid().ghosts_searched_down;
+}
+
+/* ----------------------------------------------------------------------
+   the row of atom i above the lowest level (n entries): its partners on lower
+   levels (cells before its level's first) whose rows come later in this chunk
+   [i+1, ito) wait for them in moves; ghosts and rows already written stay (the
+   pair style reads them right after those rows).  Returns the entries kept
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::move_to_later_rows(int i, int ito, int *row, int n,
+                                                                ChunkMoves &moves)
+{
+  const hgrid::GridView grid = search_grid();
+  const int *atom2cell = hbin->atom2cell;
+  const int below = grid.levels[grid.level_of_cell(atom2cell[i])].first_cell;
+  int kept = 0, npending = 0;
+  for (int k = 0; k < n; k++) {
+    const int word = row[k], j = word & NEIGHMASK;
+    if (j > i && j < ito && atom2cell[j] < below) {
+      if (moves.count == static_cast<int>(moves.word.size())) moves.grow();
+      moves.next[moves.count] = pending_head[j];
+      moves.word[moves.count] = (word & ~NEIGHMASK) | i;    // the pair's bits are symmetric
+      pending_head[j] = moves.count++;
+      npending++;
+    } else {
+      row[kept++] = word;
+    }
+  }
+  if (npending) moves.moved.emplace_back(i, npending);
+  return kept;
+}
+
+/* ----------------------------------------------------------------------
+   the entries waiting for row i appended to its n entries (past the room of
+   the row into a spill word, as build_rows); returns the row's length
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::take_pending(int i, int *row, int n, int room,
+                                                          ChunkMoves &moves)
+{
+  int spill;
+  for (int k = pending_head[i]; k >= 0; k = moves.next[k]) {
+    *(n < room ? row + n : &spill) = moves.word[k];
+    n++;
+  }
+  pending_head[i] = -1;
+  return n;
 }
 
 /* ----------------------------------------------------------------------
