@@ -369,7 +369,8 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
    reads its row, and the larger atom's, which all its partners want, stays in the
    caches (in the larger atom's row each partner's position, velocity and force was
    a cache miss of its own).  Measured per step (N = 1e5, omega 10-100, gases and
-   beds, examples/benchmarks/rows): Pair -26 to -35 %, build +3 to +10 %
+   beds, examples/benchmarks/rows): Pair -27 % (one thread,
+   median), build +5 %; the step -15 % with a rebuild every 10 steps
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
