@@ -310,7 +310,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   // in 3d at omega 1; 3d alpha -3 omega 100 (several levels) unchanged at 1e5, up to 5 %
   // slower at 1e6
   const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
-  const bool move = rows_of_smaller();
+  const bool move = grid.ghosts_searched_down;                     // rows_of_smaller()
   const int first_above = move ? grid.levels[1].first_cell : 0;    // first cell above level 0
   const int room = list->oneatom;
   int spill, longest = 0;
@@ -339,7 +339,8 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
                                                           skin, local, visit);
     // i above the lowest level: its partners below whose rows come later move there
     if (move && atom2cell[i] >= first_above && n <= room)
-      n = move_to_later_rows(i, ito, neighptr, n, moves);
+      n = move_to_later_rows(i, ito, grid.levels[grid.level_of_cell(atom2cell[i])].first_cell,
+                             neighptr, n, moves);
     // the larger partners that found i earlier in this chunk
     if (move && pending_head[i] >= 0) n = take_pending(i, neighptr, n, room, moves);
     // the larger ghost partners find_ghost_partners() found for i
@@ -381,18 +382,17 @@ bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::rows_of_smaller() const
 
 /* ----------------------------------------------------------------------
    the row of atom i above the lowest level (n entries): its partners on lower
-   levels (cells before its level's first) whose rows come later in this chunk
-   [i+1, ito) wait for them in moves; ghosts and rows already written stay (the
-   pair style reads them right after those rows).  Returns the entries kept
+   levels (in cells before below, its level's first cell) whose rows come later
+   in this chunk [i+1, ito) wait for them in moves; ghosts and rows already
+   written stay (the pair style reads them right after those rows).  Returns the
+   entries kept
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::move_to_later_rows(int i, int ito, int *row, int n,
-                                                                ChunkMoves &moves)
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::move_to_later_rows(int i, int ito, int below, int *row,
+                                                                int n, ChunkMoves &moves)
 {
-  const hgrid::GridView grid = search_grid();
   const int *atom2cell = hbin->atom2cell;
-  const int below = grid.levels[grid.level_of_cell(atom2cell[i])].first_cell;
   int kept = 0, npending = 0;
   for (int k = 0; k < n; k++) {
     const int word = row[k], j = word & NEIGHMASK;

@@ -134,7 +134,7 @@ class NPairHGrid : public NPairHGridBase {
   std::vector<int> pending_head;
   std::vector<ChunkMoves> chunk_moves;
   void start_moves(int nchunks);
-  int move_to_later_rows(int i, int ito, int *row, int n, ChunkMoves &moves);
+  int move_to_later_rows(int i, int ito, int below, int *row, int n, ChunkMoves &moves);
   int take_pending(int i, int *row, int n, int room, ChunkMoves &moves);
   int moved_partners_room(class NeighList *list) const;
 
