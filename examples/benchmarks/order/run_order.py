@@ -78,9 +78,10 @@ def measure(args, case, extra, order, every, steps, workdir):
     return r
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--lmp", required=True)
+def parse_args(p, name):
+    """the options run_order.py and run_rows.py share (systems, rebuild intervals,
+    repeats, output; name: the default prefix of the run folder and the tables), parsed,
+    the run folder made"""
     p.add_argument("--n", default="100000")
     p.add_argument("--omega", default="10,30,100")
     p.add_argument("--nu", type=float, default=0.3)
@@ -89,27 +90,47 @@ def main():
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--timeout", type=int, default=1800)
-    p.add_argument("--workdir", default="order_runs")
-    p.add_argument("--csv", default="order.csv")
-    p.add_argument("--md", default="order.md")
+    p.add_argument("--workdir", default=name + "_runs")
+    p.add_argument("--csv", default=name + ".csv")
+    p.add_argument("--md", default=name + ".md")
     a = p.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     a.workdir = os.path.abspath(a.workdir)
+    return a
+
+
+def fastest(variants, repeat, run, keys):
+    """each variant run repeat times, interleaved (run(variant) -> figures); per
+    variant its first run's figures with the smallest value of each of keys"""
+    best = {}
+    for _ in range(repeat):
+        for v in variants:
+            r = run(v)
+            b = best.setdefault(v, r)
+            for key in keys:
+                b[key] = min(b[key], r[key])
+    return best
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lmp", required=True)
+    a = parse_args(p, "order")
     rows = []
     for label, case, extra in cases(a):
         for every in (int(e) for e in a.every.split(",")):
             steps = max(a.steps, 4 * every)
             args = types.SimpleNamespace(lmp=os.path.abspath(a.lmp), steps=steps, np=1,
                                          mem_gb=20, timeout=a.timeout, asan=False)
-            best = {}
-            for _ in range(a.repeat):
-                for order in ("hgrid", "stock"):
-                    r = measure(args, case, extra, order, every, steps, a.workdir)
-                    if r["status"] != "ok":
-                        sys.exit("run_order: %s %s: %s" % (label, order, r["status"]))
-                    b = best.setdefault(order, r)
-                    for key in ("ms_per_step", "pair_ms", "ms_per_build"):
-                        b[key] = min(b[key], r[key])
+
+            def run(order):
+                r = measure(args, case, extra, order, every, steps, a.workdir)
+                if r["status"] != "ok":
+                    sys.exit("run_order: %s %s: %s" % (label, order, r["status"]))
+                return r
+
+            best = fastest(("hgrid", "stock"), a.repeat, run,
+                           ("ms_per_step", "pair_ms", "ms_per_build"))
             h, s = best["hgrid"], best["stock"]
             row = {"system": label, "N": case["n"], "omega": case["omega"], "every": every,
                    "steps": steps, "loop_hgrid": h["ms_per_step"], "loop_stock": s["ms_per_step"],

@@ -51,22 +51,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lmp", required=True)
     p.add_argument("--lmp-before", required=True)
-    p.add_argument("--n", default="100000")
-    p.add_argument("--omega", default="10,30,100")
-    p.add_argument("--nu", type=float, default=0.3)
-    p.add_argument("--beds", default="")
-    p.add_argument("--every", default="1,10")
     p.add_argument("--lists", default="on,off-history")
     p.add_argument("--threads", default="1,2")
-    p.add_argument("--steps", type=int, default=20)
-    p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--timeout", type=int, default=1800)
-    p.add_argument("--workdir", default="rows_runs")
-    p.add_argument("--csv", default="rows.csv")
-    p.add_argument("--md", default="rows.md")
-    a = p.parse_args()
-    os.makedirs(a.workdir, exist_ok=True)
-    a.workdir = os.path.abspath(a.workdir)
+    a = run_order.parse_args(p, "rows")
     builds = {"after": os.path.abspath(a.lmp), "before": os.path.abspath(a.lmp_before)}
     rows = []
     for label, case, extra in run_order.cases(a):
@@ -74,13 +61,10 @@ def main():
             for threads in (int(t) for t in a.threads.split(",")):
                 for every in (int(e) for e in a.every.split(",")):
                     steps = max(a.steps, 4 * every)
-                    best = {}
-                    for _ in range(a.repeat):
-                        for name, lmp in builds.items():
-                            r = measure(lmp, a, case, extra + LISTS[lists], every, steps, threads)
-                            b = best.setdefault(name, r)
-                            for key in FIGURES:
-                                b[key] = min(b[key], r[key])
+                    best = run_order.fastest(
+                        builds, a.repeat,
+                        lambda name: measure(builds[name], a, case, extra + LISTS[lists], every,
+                                             steps, threads), FIGURES)
                     rows.append(row(label, case, lists, threads, every, best))
                     print(" ".join("%s=%s" % kv for kv in rows[-1].items()), flush=True)
                     write(a, rows)
