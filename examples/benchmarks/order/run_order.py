@@ -142,11 +142,16 @@ def main():
             write(a, rows)
 
 
-def write(a, rows):
-    with open(a.csv, "w", newline="") as f:
+def write_csv(path, rows):
+    """rows (dicts with the same keys) as a CSV file"""
+    with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+
+
+def write(a, rows):
+    write_csv(a.csv, rows)
     with open(a.md, "w") as f:
         f.write("| system | N | ω | rebuild every | Loop ms/step hgrid order | stock order | "
                 "hgrid / stock | Pair ms/step hgrid | stock | ms/build hgrid | stock |\n|"

@@ -17,7 +17,6 @@ data files, so that neither build inherits a sorted order).  steps = max(--steps
 in a moving run that rebuilds every 10 steps.
 """
 import argparse
-import csv
 import os
 import sys
 import types
@@ -84,10 +83,7 @@ def row(label, case, lists, threads, every, best):
 
 
 def write(a, rows):
-    with open(a.csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    run_order.write_csv(a.csv, rows)
     with open(a.md, "w") as f:
         f.write("| system | N | ω | list | threads | rebuild every | Loop ms/step after | before "
                 "| after / before | Pair after / before | ms/build after | before | after / "
