@@ -70,6 +70,8 @@ namespace {
                                   std::to_string(kMaxSubdivisions));
     if (!(p.subcell_visit_cost >= 0.0))
       throw std::invalid_argument("sub-cell visit cost must be >= 0");
+    if (!(p.check_scale > 0.0) || !std::isfinite(p.check_scale))
+      throw std::invalid_argument("check scale must be positive");
   }
 
   // cutoff-radius interval of level h: (s_{h-1}/2, s_h/2], level 0 from 0
@@ -165,7 +167,7 @@ Cost evaluate(const Layout &layout, const RadiusDistribution &f, const SystemPar
       checks += cost.levels[j].per_cell * b;
       visits += b;
     }
-    lc.distance_checks = lc.fraction * checks;
+    lc.distance_checks = params.check_scale * lc.fraction * checks;
     lc.cell_visits = lc.fraction * visits;
     cost.distance_checks += lc.distance_checks;
     cost.cell_visits += lc.cell_visits;

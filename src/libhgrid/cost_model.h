@@ -26,6 +26,13 @@
    keeps the optimizer away from fine levels over large boxes holding few particles
    (K_s = 0 is the paper's model).
 
+   hgrid extension: eqs. (23)/(25) count the distance checks of particles at uniformly
+   random positions.  In a packed bed (no overlaps) the small particles fill the gaps
+   between the large ones at a higher density than the box average, and a build makes
+   1.8-2.1x the predicted checks (3d, alpha -3, omega 100, nu 0.6-0.8) while its cell
+   visits stay within 3 % of eqs. (24)/(26).  SystemParams::check_scale multiplies the
+   checks (T^cd_h) by a factor measured on a build (planner.h, calibrated_check_scale).
+
    Neighbor lists add a skin: a particle of radius r has cutoff radius r + skin/2,
    is inserted on the lowest level with 2 r + skin <= s_h, and searches other levels
    with the box half-width r + skin/2 + s_j/2.  The model therefore runs on cutoff
@@ -88,6 +95,10 @@ struct SystemParams {
   /// cost of a sub-cell visit relative to K (kSubCellVisitCostRatio; the paper: no
   /// sub-cells)
   double subcell_visit_cost = kSubCellVisitCostRatio;
+  /// distance checks of the system per check of eqs. (23)/(25): 1 for particles at
+  /// uniformly random positions (the paper's assumption), more where small particles
+  /// crowd into the gaps of a packed bed (measured, calibrated_check_scale())
+  double check_scale = 1.0;
 };
 
 /// Predicted work per level, per particle of the whole system.

@@ -1,6 +1,7 @@
 #include "planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace hgrid {
@@ -45,9 +46,10 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
   if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
   key.insert(key.end(),
              {cmax, params.skin, params.packing, params.K, params.storage,
-              params.subcell_visit_cost, double(params.single_level_subdivisions),
-              double(params.dimension), double(settings.method), double(settings.auto_search),
-              double(settings.search), double(settings.max_levels)});
+              params.subcell_visit_cost, params.check_scale,
+              double(params.single_level_subdivisions), double(params.dimension),
+              double(settings.method), double(settings.auto_search), double(settings.search),
+              double(settings.max_levels)});
   if (near) {    // refined from it
     key.push_back(double(near->search));
     key.push_back(double(subdivisions_of(*near)));    // as Layout's ==: ignored for a hierarchy
@@ -112,6 +114,16 @@ Decision decide_relevel(const Layout &current, const Layout &optimal, const Hist
 std::array<double, 5> KCalibration::products(double checks, double visits, double time)
 {
   return {checks * checks, checks * visits, visits * visits, time * checks, time * visits};
+}
+
+double calibrated_check_scale(double checks, double visits, const Cost &predicted, double current)
+{
+  if (!(checks > 0.0 && visits > 0.0 && predicted.distance_checks > 0.0 &&
+        predicted.cell_visits > 0.0))
+    return current;
+  const double ratio = (checks / predicted.distance_checks) / (visits / predicted.cell_visits);
+  if (std::abs(ratio - 1.0) <= kCheckScaleTolerance) return current;
+  return std::clamp(current * ratio, kMinCheckScale, kMaxCheckScale);
 }
 
 void KCalibration::add(const std::array<double, 5> &products)

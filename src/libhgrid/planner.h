@@ -122,6 +122,19 @@ struct Decision {
                                       const Histogram *f, const SystemParams &params, double cmax,
                                       const RelevelPolicy &policy);
 
+/// \brief SystemParams::check_scale after a build of a layout whose prediction
+/// \p predicted was made with scale \p current: the build's distance checks and cell
+/// visits per particle (\p checks, \p visits) against the prediction.  Checks are
+/// compared relative to visits, which eqs. (24)/(26) predict within a few per cent for
+/// any arrangement of the particles, so that what multiplies both (lists that search
+/// both ways, ghost atoms) cancels.  \p current while that ratio is within
+/// kCheckScaleTolerance of 1 (random gases measure 0.97-1.03) or nothing was counted,
+/// else \p current times it, within [kMinCheckScale, kMaxCheckScale].
+[[nodiscard]] double calibrated_check_scale(double checks, double visits, const Cost &predicted,
+                                            double current);
+constexpr double kCheckScaleTolerance = 0.25;
+constexpr double kMinCheckScale = 0.5, kMaxCheckScale = 8.0;
+
 /// \brief Least-squares fit of measured build times, t = a checks + b visits, with
 /// exponential forgetting; K = b / a (eq. 27's ratio of a cell access to a check).
 class KCalibration {

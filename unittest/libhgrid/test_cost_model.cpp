@@ -444,3 +444,33 @@ TEST(CostModel, OneLevelTakesTheCheaperSubCells)
   p.single_level_subdivisions = kMaxSubdivisions + 1;
   EXPECT_THROW((void) evaluate(one, f, p), std::invalid_argument);
 }
+
+// SystemParams::check_scale (a packed bed's measured checks per predicted check)
+// multiplies the distance checks of every level and nothing else; more checks per
+// cell visit move the optimum to finer cells (more levels or a smaller first level)
+TEST(CostModel, CheckScaleMultipliesTheChecksOnly)
+{
+  PowerLaw f(-3.0, 1.0, 100.0);
+  SystemParams p = paper3d();
+  p.skin = 0.1;
+  const Layout layout = make_layout(Method::Exponential, 4, Search::TopDown, f, p);
+  const Cost one = evaluate(layout, f, p);
+  SystemParams crowded = p;
+  crowded.check_scale = 2.0;
+  const Cost two = evaluate(layout, f, crowded);
+  EXPECT_NEAR(two.distance_checks, 2.0 * one.distance_checks, 1e-9 * one.distance_checks);
+  EXPECT_NEAR(two.cell_visits, one.cell_visits, 1e-12 * one.cell_visits);
+  for (std::size_t h = 0; h < one.levels.size(); ++h)
+    EXPECT_NEAR(two.levels[h].distance_checks, 2.0 * one.levels[h].distance_checks,
+                1e-9 * one.levels[h].distance_checks + 1e-300);
+  const Layout sparse = best_layout(Method::Optimal, f, p).layout;
+  const Layout dense = best_layout(Method::Optimal, f, crowded).layout;
+  EXPECT_TRUE(dense.num_levels() > sparse.num_levels() ||
+              dense.cell_sizes[0] < sparse.cell_sizes[0])
+      << sparse.num_levels() << " levels from " << sparse.cell_sizes[0] << ", crowded "
+      << dense.num_levels() << " from " << dense.cell_sizes[0];
+  for (double bad : {0.0, -1.0, HUGE_VAL}) {
+    crowded.check_scale = bad;
+    EXPECT_THROW((void) evaluate(layout, f, crowded), std::invalid_argument) << bad;
+  }
+}

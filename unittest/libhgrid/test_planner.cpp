@@ -288,3 +288,27 @@ TEST(SortBins, FinestCellWhereTheTopIsMuchLarger)
   EXPECT_EQ(sort_bin_size(Layout{{4.9, 15.6, 37.7, 75.2, 98.4}, Search::TopDown}), 4.9);
   EXPECT_EQ(sort_bin_size(Layout{{2.0, 40.0}, Search::TopDown}), 2.0);
 }
+
+// the build's checks per cell visit against the prediction's: within the tolerance (a
+// random gas) the scale stays; a packed bed's 2x multiplies it; a second calibration
+// of a plan made with that scale finds it (ratio 1); clamped; nothing counted: kept
+TEST(CheckScale, CalibratedFromChecksPerCellVisit)
+{
+  Cost predicted;
+  predicted.distance_checks = 40.0;
+  predicted.cell_visits = 100.0;
+  EXPECT_EQ(calibrated_check_scale(42.0, 102.0, predicted, 1.0), 1.0) << "gas";
+  EXPECT_EQ(calibrated_check_scale(30.0, 100.0, predicted, 1.0), 1.0) << "within 25 %";
+  // the build visits 10 % more cells than predicted (ghosts): only checks per visit count
+  EXPECT_NEAR(calibrated_check_scale(88.0, 110.0, predicted, 1.0), 2.0, 1e-12) << "bed";
+  EXPECT_NEAR(calibrated_check_scale(88.0, 110.0, predicted, 1.5), 3.0, 1e-12) << "compounds";
+  predicted.distance_checks = 80.0;    // a plan made with scale 2
+  EXPECT_EQ(calibrated_check_scale(88.0, 110.0, predicted, 2.0), 2.0) << "found again";
+  EXPECT_EQ(calibrated_check_scale(8000.0, 100.0, predicted, 2.0), kMaxCheckScale);
+  EXPECT_EQ(calibrated_check_scale(1.0, 100.0, predicted, 1.0), kMinCheckScale);
+  for (double zero : {0.0, -1.0}) {
+    EXPECT_EQ(calibrated_check_scale(zero, 100.0, predicted, 1.7), 1.7);
+    EXPECT_EQ(calibrated_check_scale(40.0, zero, predicted, 1.7), 1.7);
+  }
+  EXPECT_EQ(calibrated_check_scale(40.0, 100.0, Cost(), 1.7), 1.7) << "no prediction";
+}
