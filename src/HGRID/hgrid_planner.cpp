@@ -21,6 +21,7 @@
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "npair.h"
+#include "update.h"
 
 #include <algorithm>
 #include <cmath>
@@ -118,6 +119,8 @@ void HGridPlanner::setup_run()
   }
   if (chosen != current.layout) logged = 0;
   current = hgrid::make_plan(chosen, f.get(), params, cmin, cmax);
+  plan_id++;
+  calibrate = true;
   publish_collections();
   offer_sort_bins();
   log_plan(f.get(), params);
@@ -131,6 +134,8 @@ void HGridPlanner::setup_run()
      kk/order atoms|cells   which owned atom a Kokkos thread searches (NPairHGridKokkos)
      kk/split N|no|auto     Kokkos: searches that may read more than N cells are split
                             among threads; auto: KK_SPLIT_CELLS on a GPU, no on the host
+     calibrate yes|no       the model's distance checks calibrated by the first build of
+                            each plan (before_rebuild), default yes
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::parse_words()
@@ -143,6 +148,7 @@ void HGridPlanner::parse_words()
   user.auto_search = true;    // unless the search keyword is given
   cell_order = false;
   split_cells = 0.0;
+  calibrate_checks = true;
   for (int iarg = 0; iarg < narg;) {
     const std::string &key = args[iarg];
     if (key == "levels") {
@@ -191,6 +197,10 @@ void HGridPlanner::parse_words()
           error->all(FLERR, "Neighbor hgrid kk/split must be auto, no or at least 1 cell, got {}",
                      args[iarg + 1]);
       }
+      iarg += 2;
+    } else if (key == "calibrate") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword calibrate");
+      calibrate_checks = utils::logical(FLERR, args[iarg + 1], false, lmp) == 1;
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
@@ -263,41 +273,100 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
       hgrid::decide_relevel(current.layout, r.best, r.f.get(), r.params, cmax, policy);
   if (decision.action == hgrid::Relevel::None) return decision;
 
-  // called before atoms migrate (fix hgrid/tune's pre_exchange): this step's ghosts
-  // go out to the new plan's cutoffs.  Comm::init() re-sizes the per-collection
-  // arrays, Comm::setup() sets the ghost cutoffs, as a box change does at this point.
   adopt(r, cmin, ctop);
-  comm->setup();
-  neighbor->setup_bins();
   return decision;
 }
 
 /* ----------------------------------------------------------------------
-   during a run: the running layout refined (its level count +-1) for the
-   cutoff diameters cmin..ctop, with the histogram and system it was made for
+   on every rank when Neighbor::decide() finds a rebuild due, before atoms
+   migrate (NBinHGrid::rebuild_due(), core patch 0007): the first rebuild
+   after a plan of the cost model compares the last build's distance checks with the prediction
+   (hgrid::calibrated_check_scale) and, where they differ (a packed bed: small
+   particles crowd into the gaps between large ones, 1.8-2.1x the checks of random
+   positions), plans again with the measured scale and re-levels as fix
+   hgrid/tune does where the calibrated model predicts a gain
 ------------------------------------------------------------------------- */
 
-HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop)
+void HGridPlanner::before_rebuild()
+{
+  if (!calibrate || built_plan != plan_id) return;
+  calibrate = false;
+  if (!calibrate_checks || neighbor->style != Neighbor::HGRID || !user.cell_sizes.empty() ||
+      atom->natoms < CALIBRATION_ATOMS)
+    return;
+  // the prediction for the atoms of the last build (their radii may have changed since
+  // the plan: fix adapt), with the scale in use
+  double cmin, cmax;
+  cutoff_diameter_range(cmin, cmax);
+  const double ctop = MAX(cmax, current.cmax);
+  const hgrid::PlanSettings s = settings();
+  Refinement r;
+  r.f = radius_histogram(cmin, ctop, s.K, r.params);
+  if (!r.f) return;
+  double checks, visits;
+  counters_per_atom(checks, visits);
+  const double before = check_scale;
+  const hgrid::Cost built = hgrid::evaluate(current.layout, *r.f, r.params);
+  check_scale = hgrid::calibrated_check_scale(checks, visits, built, before);
+  if (check_scale == before) return;
+  r.params.check_scale = check_scale;
+  r.best = optimum(r.f.get(), r.params, s, ctop);
+  hgrid::RelevelPolicy policy;
+  policy.threshold = CALIBRATION_GAIN;
+  const hgrid::Decision d =
+      hgrid::decide_relevel(current.layout, r.best, r.f.get(), r.params, cmax, policy);
+  const bool relevel = d.action != hgrid::Relevel::None;
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "Neighbor hgrid: step {} distance checks per cell visit {:.3g}x the cost "
+                   "model's (check scale {:.3g} -> {:.3g}): {}\n",
+                   update->ntimestep, check_scale / before, before, check_scale,
+                   relevel ? fmt::format("re-level, predicted T/N {:.4g} -> {:.4g}", d.cost_current,
+                                         d.cost_optimal)
+                           : std::string("layout kept"));
+  if (!relevel) {
+    current.predicted = hgrid::evaluate(current.layout, *r.f, r.params);
+    return;
+  }
+  adopt(r, cmin, ctop);
+  logged = 0;
+  log_plan(r.f.get(), r.params);
+}
+
+/* ----------------------------------------------------------------------
+   during a run: the running layout refined (near: its level count +-1; else
+   any level count) for the cutoff diameters cmin..ctop, with the histogram and
+   system it was made for
+------------------------------------------------------------------------- */
+
+HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop, bool near)
 {
   Refinement r;
   const hgrid::PlanSettings s = settings();
   r.f = radius_histogram(cmin, ctop, s.K, r.params);
-  r.best = optimum(r.f.get(), r.params, s, ctop, &current.layout);
+  r.best = optimum(r.f.get(), r.params, s, ctop, near ? &current.layout : nullptr);
   return r;
 }
 
 /* ----------------------------------------------------------------------
    the refined layout becomes the plan; the size classes of comm mode multi
-   follow it (fix hgrid/tune logs the change itself)
+   follow it (fix hgrid/tune logs the change itself).  Called before atoms
+   migrate (fix hgrid/tune's pre_exchange, before_rebuild): this step's ghosts
+   go out to the new plan's cutoffs.  Comm::init() re-sizes the per-collection
+   arrays, Comm::setup() sets the ghost cutoffs, as a box change does here.
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
 {
   current = hgrid::make_plan(r.best, r.f.get(), r.params, cmin, ctop);
   logged = 1;
+  plan_id++;
+  calibrate = true;
   publish_collections();
   offer_sort_bins();
   if (comm->mode == Comm::MULTI) comm->init();
+  comm->setup();
+  neighbor->setup_bins();
 }
 
 /* ----------------------------------------------------------------------
@@ -357,6 +426,7 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
   params = hgrid::SystemParams();
   params.K = K;
+  params.check_scale = check_scale;
   params.dimension = dim;
   params.skin = skin_;
   if (!(rmin > 0.0)) return nullptr;
@@ -620,6 +690,7 @@ void HGridPlanner::report_build(const hgrid::SearchCounters &c, double seconds)
 {
   counters = c;
   build_seconds = seconds;
+  built_plan = plan_id;
 }
 
 void HGridPlanner::longest_thread(double &search, double &row, double &split)

@@ -49,6 +49,10 @@ class HGridPlanner : protected Pointers {
   void restore_layout(const hgrid::Layout &layout);
   // re-level decision when scheduled or when an atom outgrew the top level (else none)
   std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled);
+  // when a rebuild is due (NBinHGrid::rebuild_due()): the calibration of the model's
+  // distance checks by the first build of each plan
+  void before_rebuild();
+  double distance_check_scale() const { return check_scale; }
   // fix hgrid/tune skin auto: its last figures, for compute hgrid
   struct SkinReport {
     int active = 0;    // 1 while a fix hgrid/tune tunes the skin
@@ -91,6 +95,7 @@ class HGridPlanner : protected Pointers {
   // atoms, size ratio 100, newton off, 1 and 2 threads): auto does not split there
   static constexpr double KK_SPLIT_CELLS = 1024.0;
   double split_cells = 0.0;              // kk/split: 0 auto, -1 no, else cells
+  bool calibrate_checks = true;          // calibrate yes|no (before_rebuild)
   int grown_room = 0, grown_page = 0;    // grow_row_room(): what it set, 0 before
   // Neighbor's defaults of neigh_modify one and page: a user who changed them keeps them
   static constexpr int LAMMPS_ONEATOM = 2000, LAMMPS_PGSIZE = 100000;
@@ -104,6 +109,18 @@ class HGridPlanner : protected Pointers {
   hgrid::SearchCounters counters;
   double build_seconds;
   int cells_stored;
+  // the model's checks calibrated by a build (hgrid::calibrated_check_scale), kept across
+  // runs; the first rebuild after each new plan (plan_id) that was built (built_plan)
+  // calibrates again
+  double check_scale = 1.0;
+  int plan_id = 0, built_plan = -1;
+  bool calibrate = false;
+  // least predicted gain of a re-level after a calibration (the measured ratio of
+  // checks carries over between layouts within 5-10 %)
+  static constexpr double CALIBRATION_GAIN = 0.03;
+  // fewer atoms are not calibrated: their builds are short, and the model's infinite
+  // system fits a small box less well than a crowded bed misfits it
+  static constexpr bigint CALIBRATION_ATOMS = 5000;
   std::vector<const class NBin *> bins;    // NBinHGrid instances
   int two_way;
 
@@ -112,7 +129,7 @@ class HGridPlanner : protected Pointers {
     hgrid::SystemParams params;
     hgrid::Layout best;
   };
-  Refinement refine(double cmin, double ctop);
+  Refinement refine(double cmin, double ctop, bool near = true);
   void adopt(const Refinement &r, double cmin, double ctop);
 
   void parse_words();

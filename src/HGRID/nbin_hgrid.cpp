@@ -63,6 +63,17 @@ void NBinHGrid::copy_neighbor_info()
   planner->setup_run();
 }
 
+/* ----------------------------------------------------------------------
+   Neighbor::decide() found a rebuild due, before atoms migrate (core patch
+   0007): the planner may calibrate its cost model by the last build and
+   re-level (HGridPlanner::before_rebuild)
+------------------------------------------------------------------------- */
+
+void NBinHGrid::rebuild_due()
+{
+  planner->before_rebuild();
+}
+
 /* ---------------------------------------------------------------------- */
 
 void NBinHGrid::bin_atoms_setup(int nall)

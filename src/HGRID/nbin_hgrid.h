@@ -46,6 +46,7 @@ class NBinHGrid : public NBin {
   void bin_atoms_setup(int) override;
   void setup_bins(int) override;
   void bin_atoms() override;
+  void rebuild_due() override;
   double memory_usage() override;
 
   int num_levels() const { return static_cast<int>(grids.size()); }

@@ -231,6 +231,65 @@ TEST(HGridLayout, OneSizeGetsTheModelsSubCells)
   }
 }
 
+namespace {
+// the system of spec, then its box made 4x as tall (the atoms stay: a layer in a
+// quarter of the box, as a settled bed under empty space) and a run of 3 steps
+// rebuilding every step: the layout planned at the run's setup, the planner's
+// check scale and layout afterwards
+struct Settled {
+  hgrid::Layout planned, used;
+  double scale;
+};
+Settled settle(LAMMPS *lmp, const SystemSpec &spec)
+{
+  create_system(lmp, spec);
+  commands(lmp,
+           {"change_box all z scale 4", "neigh_modify every 1 delay 0 check no", "run 0 post no"});
+  const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp);
+  Settled s;
+  s.planned = planner->plan().layout;
+  commands(lmp, {"run 3 post no"});
+  s.used = planner->plan().layout;
+  s.scale = planner->distance_check_scale();
+  return s;
+}
+}    // namespace
+
+// the model counts the checks of particles spread over the whole box; where they
+// fill a quarter of it (local density 4x) a build makes ~4x the checks per cell
+// visit: the first rebuild calibrates the model by the first build, re-levels for
+// the denser layer, and the lists stay exact; a uniform gas and "calibrate no" keep
+// the paper's model
+TEST(HGridCalibration, LayerInAQuarterOfTheBoxCalibratesAndReLevels)
+{
+  const SystemSpec spec = powerlaw_system(6000, 30.0, 0.3);
+  auto lmp = make_system(spec);
+  const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+  const hgrid::Layout gas = planner->plan().layout;
+  commands(lmp.get(), {"neigh_modify every 1 delay 0 check no", "run 3 post no"});
+  EXPECT_EQ(planner->distance_check_scale(), 1.0) << "uniform gas";
+  EXPECT_EQ(planner->plan().layout, gas) << "uniform gas";
+
+  lmp.reset(make_lammps());
+  const Settled layer = settle(lmp.get(), spec);
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0)
+    printf("  layer: check scale %.3g, %d -> %d levels\n", layer.scale, layer.planned.num_levels(),
+           layer.used.num_levels());
+  EXPECT_GT(layer.scale, 2.5);
+  EXPECT_LT(layer.scale, 6.0);
+  EXPECT_NE(layer.used, layer.planned) << "no re-level";
+  expect_lists_match_oracle(lmp.get(), spec.newton, "after the calibration's re-level");
+
+  SystemSpec fixed = spec;
+  fixed.neighbor = "hgrid calibrate no";
+  lmp.reset(make_lammps());
+  const Settled kept = settle(lmp.get(), fixed);
+  EXPECT_EQ(kept.scale, 1.0) << "calibrate no";
+  EXPECT_EQ(kept.used, kept.planned) << "calibrate no";
+}
+
 TEST(HGridCompute, RequiresNeighborHGrid)
 {
   SystemSpec spec;

@@ -3,11 +3,14 @@
 step): two builds of lmp side by side on the same systems, per step Loop, Pair, Neigh
 and Modify, the list rebuilt every step and every 10th step.
 
-usage: run_rows.py --lmp AFTER_LMP --lmp-before BEFORE_LMP [--n 100000] [--omega 10,30,100]
+usage: run_rows.py --lmp AFTER_LMP [--lmp-before BEFORE_LMP] [--before-vars "VAR VALUE ..."]
+                   [--n 100000] [--omega 10,30,100]
                    [--beds BED,...] [--every 1,10] [--lists on,off-history]
                    [--threads 1,2] [--steps 20] [--repeat 3] [--csv F] [--md F]
 
-Each case runs in.bench with both builds per repeat, interleaved, and keeps the fastest
+--before-vars: in.bench variables of the "before" runs (e.g. "calibrate no": one build,
+two settings side by side).  Each case runs in.bench with both builds per repeat,
+interleaved, and keeps the fastest
 of --repeat runs per figure.  --lists: "on" is a half newton-on list without history
 (gran/hooke), "off-history" a newton-off list with contact history (gran/hooke/history,
 fix neigh/history).  --threads 2 runs -sf omp -pk omp 2.  The systems are run_order.py's:
@@ -49,11 +52,14 @@ def measure(lmp, a, case, extra, every, steps, threads):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lmp", required=True)
-    p.add_argument("--lmp-before", required=True)
+    p.add_argument("--lmp-before", help="default: --lmp (with --before-vars)")
+    p.add_argument("--before-vars", default="",
+                   help='in.bench variables of the "before" runs, e.g. "calibrate no"')
     p.add_argument("--lists", default="on,off-history")
     p.add_argument("--threads", default="1,2")
     a = run_order.parse_args(p, "rows")
-    builds = {"after": os.path.abspath(a.lmp), "before": os.path.abspath(a.lmp_before)}
+    builds = {"after": (os.path.abspath(a.lmp), []),
+              "before": (os.path.abspath(a.lmp_before or a.lmp), a.before_vars.split())}
     rows = []
     for label, case, extra in run_order.cases(a):
         for lists in a.lists.split(","):
@@ -62,7 +68,8 @@ def main():
                     steps = max(a.steps, 4 * every)
                     best = run_order.fastest(
                         builds, a.repeat,
-                        lambda name: measure(builds[name], a, case, extra + LISTS[lists], every,
+                        lambda name: measure(builds[name][0], a, case,
+                                             extra + LISTS[lists] + builds[name][1], every,
                                              steps, threads), FIGURES)
                     rows.append(row(label, case, lists, threads, every, best))
                     print(" ".join("%s=%s" % kv for kv in rows[-1].items()), flush=True)
