@@ -4,12 +4,13 @@ step): two builds of lmp side by side on the same systems, per step Loop, Pair, 
 and Modify, the list rebuilt every step and every 10th step.
 
 usage: run_rows.py --lmp AFTER_LMP [--lmp-before BEFORE_LMP] [--before-vars "VAR VALUE ..."]
-                   [--n 100000] [--omega 10,30,100]
+                   [--vars "VAR VALUE ..."] [--n 100000] [--omega 10,30,100]
                    [--beds BED,...] [--every 1,10] [--lists on,off-history]
                    [--threads 1,2] [--steps 20] [--repeat 3] [--csv F] [--md F]
 
 --before-vars: in.bench variables of the "before" runs (e.g. "calibrate no": one build,
-two settings side by side).  Each case runs in.bench with both builds per repeat,
+two settings side by side); --vars: in.bench variables of every run (e.g. "zscale 4": the
+systems in a box 4x as tall).  Each case runs in.bench with both builds per repeat,
 interleaved, and keeps the fastest
 of --repeat runs per figure.  --lists: "on" is a half newton-on list without history
 (gran/hooke), "off-history" a newton-off list with contact history (gran/hooke/history,
@@ -55,6 +56,7 @@ def main():
     p.add_argument("--lmp-before", help="default: --lmp (with --before-vars)")
     p.add_argument("--before-vars", default="",
                    help='in.bench variables of the "before" runs, e.g. "calibrate no"')
+    p.add_argument("--vars", default="", help='in.bench variables of all runs, e.g. "zscale 4"')
     p.add_argument("--lists", default="on,off-history")
     p.add_argument("--threads", default="1,2")
     a = run_order.parse_args(p, "rows")
@@ -69,8 +71,8 @@ def main():
                     best = run_order.fastest(
                         builds, a.repeat,
                         lambda name: measure(builds[name][0], a, case,
-                                             extra + LISTS[lists] + builds[name][1], every,
-                                             steps, threads), FIGURES)
+                                             extra + LISTS[lists] + a.vars.split() +
+                                             builds[name][1], every, steps, threads), FIGURES)
                     rows.append(row(label, case, lists, threads, every, best))
                     print(" ".join("%s=%s" % kv for kv in rows[-1].items()), flush=True)
                     write(a, rows)
