@@ -120,7 +120,8 @@ void HGridPlanner::setup_run()
   if (chosen != current.layout) logged = 0;
   current = hgrid::make_plan(chosen, f.get(), params, cmin, cmax);
   plan_id++;
-  calibrate = true;
+  plan_rebuilds = 0;
+  next_calibration = 1;
   publish_collections();
   offer_sort_bins();
   log_plan(f.get(), params);
@@ -134,8 +135,8 @@ void HGridPlanner::setup_run()
      kk/order atoms|cells   which owned atom a Kokkos thread searches (NPairHGridKokkos)
      kk/split N|no|auto     Kokkos: searches that may read more than N cells are split
                             among threads; auto: KK_SPLIT_CELLS on a GPU, no on the host
-     calibrate yes|no       the model's distance checks calibrated by the first build of
-                            each plan (before_rebuild), default yes
+     calibrate yes|no       the model's distance checks calibrated by builds of each
+                            plan (before_rebuild), default yes
 ------------------------------------------------------------------------- */
 
 void HGridPlanner::parse_words()
@@ -279,9 +280,11 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
 
 /* ----------------------------------------------------------------------
    on every rank when Neighbor::decide() finds a rebuild due, before atoms
-   migrate (NBinHGrid::rebuild_due(), core patch 0007): the first rebuild
-   after a plan of the cost model compares the last build's distance checks
-   per cell visit with the prediction (hgrid::calibrated_check_scale) and,
+   migrate (NBinHGrid::rebuild_due(), core patch 0007): the 1st, 10th, 100th,
+   ... rebuild after a plan of the cost model (a first build may see the
+   lattice atoms were created on, a bed may form later) compares the last
+   build's distance checks per cell visit with the prediction
+   (hgrid::calibrated_check_scale) and,
    where they differ (a packed bed: small particles crowd into the gaps between
    large ones, 1.7-2.1x the checks of random positions), refines the layout
    with the measured scale (its level count +-1, as fix hgrid/tune: 3-5 ms at
@@ -291,8 +294,8 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
 
 void HGridPlanner::before_rebuild()
 {
-  if (!calibrate || built_plan != plan_id) return;
-  calibrate = false;
+  if (built_plan != plan_id || ++plan_rebuilds < next_calibration) return;
+  next_calibration *= CALIBRATION_SPACING;
   if (!calibrate_checks || neighbor->style != Neighbor::HGRID || !user.cell_sizes.empty() ||
       atom->natoms < CALIBRATION_ATOMS)
     return;
@@ -383,7 +386,8 @@ void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
   current = hgrid::make_plan(r.best, r.f.get(), r.params, cmin, ctop);
   logged = 1;
   plan_id++;
-  calibrate = true;
+  plan_rebuilds = 0;
+  next_calibration = 1;
   publish_collections();
   offer_sort_bins();
   if (comm->mode == Comm::MULTI) comm->init();

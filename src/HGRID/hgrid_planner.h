@@ -50,7 +50,7 @@ class HGridPlanner : protected Pointers {
   // re-level decision when scheduled or when an atom outgrew the top level (else none)
   std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled);
   // when a rebuild is due (NBinHGrid::rebuild_due()): the calibration of the model's
-  // distance checks by the first build of each plan
+  // distance checks by builds of each plan (rebuilds 1, 10, 100, ...)
   void before_rebuild();
   double distance_check_scale() const { return check_scale; }
   // fix hgrid/tune skin auto: its last figures, for compute hgrid
@@ -110,11 +110,12 @@ class HGridPlanner : protected Pointers {
   double build_seconds;
   int cells_stored;
   // the model's checks calibrated by a build (hgrid::calibrated_check_scale), kept across
-  // runs; the first rebuild after each new plan (plan_id) that was built (built_plan)
-  // calibrates again
+  // runs; the rebuilds number 1, 10, 100, ... (CALIBRATION_SPACING) after each new plan
+  // (plan_id) that was built (built_plan) calibrate again
   double check_scale = 1.0;
   int plan_id = 0, built_plan = -1;
-  bool calibrate = false;
+  bigint plan_rebuilds = 0, next_calibration = 1;
+  static constexpr bigint CALIBRATION_SPACING = 10;
   // least predicted gain of a re-level after a calibration: the model counts the
   // build only, and the finer layout of a calibrated bed costs the pair style 5-10 %
   // more (more pairs across levels; pressed bed at omega 100: build -4.5 %, Pair +6 %

@@ -299,6 +299,29 @@ TEST(HGridCalibration, LayerInAnEighthOfTheBoxCalibratesAndReLevels)
   EXPECT_EQ(kept.used, kept.planned) << "calibrate no";
 }
 
+// a structure that forms during a run: fix move pushes the atoms into the lowest
+// eighth of the box over the first 50 steps (z -> z / 8, a layer settling under empty
+// space); the 1st rebuild sees the gas and keeps the model, the 100th sees the layer,
+// calibrates and re-levels
+TEST(HGridCalibration, LayerFormingDuringTheRunIsCalibratedLater)
+{
+  const SystemSpec spec = powerlaw_system(6000, 30.0, 0.3);
+  auto lmp = make_system(spec);
+  const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+  const std::string zlo = std::to_string(lmp->domain->boxlo[2]);
+  commands(lmp.get(),
+           {"neigh_modify every 1 delay 0 check no", "fix z0 all store/state 0 z",
+            "variable f equal (step<50)*step/50.0+(step>=50)",
+            "variable dz atom -0.875*(f_z0-" + zlo + ")*v_f",
+            "fix settle all move variable NULL NULL v_dz NULL NULL NULL", "run 0 post no"});
+  const hgrid::Layout planned = planner->plan().layout;
+  commands(lmp.get(), {"run 120 post no"});
+  EXPECT_GT(planner->distance_check_scale(), 4.0);
+  EXPECT_NE(planner->plan().layout, planned) << "no re-level";
+  commands(lmp.get(), {"unfix settle"});
+  expect_lists_match_oracle(lmp.get(), spec.newton, "after the layer formed");
+}
+
 TEST(HGridCompute, RequiresNeighborHGrid)
 {
   SystemSpec spec;
