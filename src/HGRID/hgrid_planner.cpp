@@ -119,9 +119,7 @@ void HGridPlanner::setup_run()
   }
   if (chosen != current.layout) logged = 0;
   current = hgrid::make_plan(chosen, f.get(), params, cmin, cmax);
-  plan_id++;
-  plan_rebuilds = 0;
-  next_calibration = 1;
+  new_plan_made();
   publish_collections();
   offer_sort_bins();
   log_plan(f.get(), params);
@@ -201,7 +199,9 @@ void HGridPlanner::parse_words()
       iarg += 2;
     } else if (key == "calibrate") {
       if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword calibrate");
-      calibrate_checks = utils::logical(FLERR, args[iarg + 1], false, lmp) == 1;
+      if (args[iarg + 1] != "yes" && args[iarg + 1] != "no")
+        error->all(FLERR, "Neighbor hgrid calibrate must be yes or no, got {}", args[iarg + 1]);
+      calibrate_checks = args[iarg + 1] == "yes";
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);
@@ -294,6 +294,9 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
 
 void HGridPlanner::before_rebuild()
 {
+  // each hgrid bin class calls this (NBinHGrid::rebuild_due): once per rebuild
+  if (update->ntimestep == due_step) return;
+  due_step = update->ntimestep;
   if (built_plan != plan_id || ++plan_rebuilds < next_calibration) return;
   next_calibration *= CALIBRATION_SPACING;
   if (!calibrate_checks || neighbor->style != Neighbor::HGRID || !user.cell_sizes.empty() ||
@@ -307,7 +310,7 @@ void HGridPlanner::before_rebuild()
   const double before = check_scale;
   if (!calibrate_check_scale(r, cmin, ctop)) return;
   // full and newton-off lists bin each level's ghosts out to (s_l + s_L)/2, which the
-  // model does not count: a finer layout built them 4-8 % slower at omega 100
+  // model does not count: a finer layout built them 6-8 % slower at omega 100
   std::string outcome = "layout kept (lists that search ghosts both ways)";
   bool relevel = false;
   if (!two_way) {
@@ -337,6 +340,19 @@ void HGridPlanner::before_rebuild()
 }
 
 /* ----------------------------------------------------------------------
+   a new plan (setup_run, adopt): the calibration schedule starts again at the
+   plan's first rebuild
+------------------------------------------------------------------------- */
+
+void HGridPlanner::new_plan_made()
+{
+  plan_id++;
+  plan_rebuilds = 0;
+  next_calibration = 1;
+  due_step = -1;    // a new run may start at a step that rebuilt before (reset_timestep)
+}
+
+/* ----------------------------------------------------------------------
    the check scale measured by the last build against the prediction for its
    atoms (their radii may have changed since the plan: fix adapt), with the
    scale in use; the histogram and system of now in r, and the running plan's
@@ -359,17 +375,16 @@ bool HGridPlanner::calibrate_check_scale(Refinement &r, double cmin, double ctop
 }
 
 /* ----------------------------------------------------------------------
-   during a run: the running layout refined (near: its level count +-1; else
-   any level count) for the cutoff diameters cmin..ctop, with the histogram and
-   system it was made for
+   during a run: the running layout refined (its level count +-1) for the
+   cutoff diameters cmin..ctop, with the histogram and system it was made for
 ------------------------------------------------------------------------- */
 
-HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop, bool near)
+HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop)
 {
   Refinement r;
   const hgrid::PlanSettings s = settings();
   r.f = radius_histogram(cmin, ctop, s.K, r.params);
-  r.best = optimum(r.f.get(), r.params, s, ctop, near ? &current.layout : nullptr);
+  r.best = optimum(r.f.get(), r.params, s, ctop, &current.layout);
   return r;
 }
 
@@ -385,9 +400,7 @@ void HGridPlanner::adopt(const Refinement &r, double cmin, double ctop)
 {
   current = hgrid::make_plan(r.best, r.f.get(), r.params, cmin, ctop);
   logged = 1;
-  plan_id++;
-  plan_rebuilds = 0;
-  next_calibration = 1;
+  new_plan_made();
   publish_collections();
   offer_sort_bins();
   if (comm->mode == Comm::MULTI) comm->init();

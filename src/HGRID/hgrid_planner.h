@@ -114,7 +114,7 @@ class HGridPlanner : protected Pointers {
   // (plan_id) that was built (built_plan) calibrate again
   double check_scale = 1.0;
   int plan_id = 0, built_plan = -1;
-  bigint plan_rebuilds = 0, next_calibration = 1;
+  bigint plan_rebuilds = 0, next_calibration = 1, due_step = -1;
   static constexpr bigint CALIBRATION_SPACING = 10;
   // least predicted gain of a re-level after a calibration: the model counts the
   // build only, and the finer layout of a calibrated bed costs the pair style 5-10 %
@@ -132,8 +132,9 @@ class HGridPlanner : protected Pointers {
     hgrid::SystemParams params;
     hgrid::Layout best;
   };
-  Refinement refine(double cmin, double ctop, bool near = true);
+  Refinement refine(double cmin, double ctop);
   bool calibrate_check_scale(Refinement &r, double cmin, double ctop);
+  void new_plan_made();
   void adopt(const Refinement &r, double cmin, double ctop);
 
   void parse_words();

@@ -52,6 +52,7 @@ TEST(HGridErrors, ValidLayoutsRun)
   EXPECT_EQ(error_of("hgrid"), "");
   EXPECT_EQ(error_of("hgrid levels 2 3.0 10.1"), "");
   EXPECT_EQ(error_of("hgrid search topdown levels 1 12"), "");
+  EXPECT_EQ(error_of("hgrid calibrate no"), "");
 }
 
 TEST(HGridErrors, BadLayoutKeywords)
@@ -69,6 +70,9 @@ TEST(HGridErrors, BadLayoutKeywords)
   EXPECT_ERROR(error_of("hgrid search sideways"),
                "Unknown neighbor hgrid search direction: sideways");
   EXPECT_ERROR(error_of("hgrid bogus 1"), "Unknown neighbor hgrid keyword: bogus");
+  EXPECT_ERROR(error_of("hgrid calibrate maybe"),
+               "Neighbor hgrid calibrate must be yes or no, got maybe");
+  EXPECT_ERROR(error_of("hgrid calibrate"), "Missing value for neighbor hgrid keyword calibrate");
   EXPECT_ERROR(error_of("hgrid levels 1 30.0 subcells 0"),
                "Neighbor hgrid subcells must be 1 to 4, got 0");
   EXPECT_ERROR(error_of("hgrid levels 1 30.0 subcells"),
