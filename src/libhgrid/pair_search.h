@@ -171,8 +171,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
 
   /// Every partner of particle \p i; \p icell is its global cell.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
-                                     int nlocal, double skin, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void neighbors(const GridView &g, const Atoms &atoms, int i, int icell,
+                                           int nlocal, double skin, SearchCounters &count,
+                                           Visit &visit)
   {
     const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
@@ -276,8 +277,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// pairs of owned particles with a larger ghost, found from the ghost's side
   /// (GridView::ghosts_searched_down).
   template <class Atoms, class Visit>
-  static HGRID_INLINE void owned_below(const GridView &g, const Atoms &atoms, int i, int icell,
-                                       int nlocal, double skin, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void owned_below(const GridView &g, const Atoms &atoms, int i,
+                                             int icell, int nlocal, double skin,
+                                             SearchCounters &count, Visit &visit)
   {
     const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
@@ -293,8 +295,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// GATHER: check the candidates of \p b (\p skip filters the first nfiltered) and
   /// empty it.
   template <class Atoms, class Skip, class Visit>
-  static inline void check(const Query<Atoms> &q, Batch &b, const Skip &skip, SearchCounters &count,
-                           Visit &visit)
+  static HGRID_HOST_FORCE_INLINE void check(const Query<Atoms> &q, Batch &b, const Skip &skip,
+                                            SearchCounters &count, Visit &visit)
   {
     for (int t = 0; t < b.nfiltered; ++t)
       if (!skip(b.j[t])) test(q, b.j[t], count, visit);
@@ -306,9 +308,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// applies to them; a full buffer, or a filtered row after unfiltered ones, is
   /// checked first, a row longer than the buffer checked directly.
   template <class Atoms, class Skip, class Visit>
-  static inline void gather(const GridView &g, const Query<Atoms> &q, int begin, int end,
-                            bool filtered, bool wide, Batch &b, const Skip &skip,
-                            SearchCounters &count, Visit &visit)
+  static HGRID_HOST_FORCE_INLINE void gather(const GridView &g, const Query<Atoms> &q, int begin,
+                                             int end, bool filtered, bool wide, Batch &b,
+                                             const Skip &skip, SearchCounters &count, Visit &visit)
   {
     const int width = wide ? 2 * kGatherWidth : kGatherWidth;
     const int len = end - begin;
@@ -334,8 +336,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// Linked-cell search of i's own level, one contiguous slot range per stencil row.
   /// Half lists with newton on filter the tie-break rows only.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
-                                      int ilevel, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void same_level(const GridView &g, const Query<Atoms> &q, int icell,
+                                            int ilevel, SearchCounters &count, Visit &visit)
   {
     const int first = g.level_rows[ilevel];
     int last = g.level_rows[ilevel + 1];
@@ -364,8 +366,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
 
   /// Stencil row \p k (an index of g.rows) of the same-level search from \p icell.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void same_level_row(const GridView &g, const Query<Atoms> &q, int icell,
-                                          int k, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void same_level_row(const GridView &g, const Query<Atoms> &q, int icell,
+                                                int k, SearchCounters &count, Visit &visit)
   {
     const int c0 = icell + g.rows[k].offset;
     const int end = g.cell_start[c0 + g.rows[k].ncells];
@@ -390,9 +392,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// Cells of level \p lv within (c_i + s_l)/2 of x_i, one slot range per row of cells;
   /// only the partners \p which.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
-                                       const LevelView &lv, Partners which, SearchCounters &count,
-                                       Visit &visit)
+  static HGRID_FORCE_INLINE void other_level(const GridView &g, const Query<Atoms> &q,
+                                             const LevelView &lv, Partners which,
+                                             SearchCounters &count, Visit &visit)
   {
     const CellRange r = range_on(q, lv, which);
     if (r.empty()) return;
@@ -422,9 +424,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// cells: a row through the interior is searched on either side of it, so that a large
   /// particle near the subdomain's edge reads the cells beyond the edge only.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void row_of_cells(const GridView &g, const Query<Atoms> &q,
-                                        const LevelView &lv, const CellRange &r, int cy, int cz,
-                                        Partners which, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void
+  row_of_cells(const GridView &g, const Query<Atoms> &q, const LevelView &lv, const CellRange &r,
+               int cy, int cz, Partners which, SearchCounters &count, Visit &visit)
   {
     if (which == Partners::Ghosts && lv.interior_row(cy, cz)) {
       cells(g, q, lv, r.lo[0], (r.hi[0] < lv.ilo[0] ? r.hi[0] : lv.ilo[0] - 1), cy, cz, which,
@@ -439,9 +441,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   /// The cells x0..x1 of row (\p cy, \p cz) of level \p lv (none if x1 < x0): the
   /// partners \p which among their particles.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void cells(const GridView &g, const Query<Atoms> &q, const LevelView &lv,
-                                 int x0, int x1, int cy, int cz, Partners which,
-                                 SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void cells(const GridView &g, const Query<Atoms> &q,
+                                       const LevelView &lv, int x0, int x1, int cy, int cz,
+                                       Partners which, SearchCounters &count, Visit &visit)
   {
     if (x1 < x0) return;
     const int c0 = lv.first_cell + lv.index(x0, cy, cz);
@@ -482,7 +484,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
 
   /// Distance check of (i, j): visit j, within if r_i + r_j + skin apart or closer.
   template <class Atoms, class Visit>
-  static HGRID_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count, Visit &visit)
+  static HGRID_FORCE_INLINE void test(const Query<Atoms> &q, int j, SearchCounters &count,
+                                      Visit &visit)
   {
     ++count.distance_checks;
     const double delx = q.xi[0] - q.atoms.pos(j, 0);
