@@ -31,6 +31,8 @@ using namespace LAMMPS_NS;
 
 // the builders search with GATHER: it copies up to 2 kGatherWidth slots past a row's end
 static_assert(2 * hgrid::kGatherWidth <= hgrid::CellLists::kPadding);
+// ... and reads the slot kPrefetchDistance past a cross-level candidate's
+static_assert(hgrid::kPrefetchDistance <= hgrid::CellLists::kPadding);
 
 namespace {
 // positions, radii and IDs of LAMMPS atoms, as hgrid::PairSearch reads them; the
@@ -46,6 +48,7 @@ struct AtomArrays {
   double radius(int j) const { return r[j]; }
   tagint tag(int j) const { return t[j]; }
   double image_tolerance() const { return tolerance; }
+  void prefetch(int j) const { HGRID_PREFETCH(x + 3 * j); }
 };
 
 AtomArrays atom_arrays(const Atom *atom, double tolerance)

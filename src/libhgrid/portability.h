@@ -29,4 +29,11 @@
 #define HGRID_HOST_FORCE_INLINE HGRID_FORCE_INLINE
 #endif
 
+// a hint to load the cache line at address (host builders)
+#if defined(__GNUC__)
+#define HGRID_PREFETCH(address) __builtin_prefetch(address)
+#else
+#define HGRID_PREFETCH(address) ((void) (address))
+#endif
+
 #endif

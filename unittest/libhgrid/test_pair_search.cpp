@@ -26,6 +26,7 @@ struct Particles {
   std::vector<long long> id;    // IDs of images (triclinic test); else the index
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
+  void prefetch(int j) const { HGRID_PREFETCH(x[j].data()); }    // GATHER
   long long tag(int j) const { return id.empty() ? j : id[j]; }
   double image_tolerance() const { return 1.0e-6; }
 };
