@@ -50,6 +50,7 @@ constexpr double kCellSafety = 1.0e-10;
 /// Local cell indices run over the window, x fastest; first_cell is the global
 /// index (CellLists numbering) of the level's local cell 0.
 struct LevelView {
+  static constexpr int kUnbounded = 1 << 30;
   int dimension = 3;
   int first_cell = 0;
   double size = 0.0;    ///< level size s (not the cell edge)
@@ -60,6 +61,10 @@ struct LevelView {
   /// global cells ilo..ihi lie wholly inside the owner's subdomain, so they hold no
   /// ghost particle (set_interior; empty by default: any cell may hold ghosts)
   int ilo[3] = {1, 1, 1}, ihi[3] = {0, 0, 0};
+  /// global cells olo..ohi overlap the owner's subdomain: no owned particle lies in
+  /// another cell (set_interior; unbounded by default)
+  int olo[3] = {-kUnbounded, -kUnbounded, -kUnbounded};
+  int ohi[3] = {kUnbounded, kUnbounded, kUnbounded};
   /// its same-level rows hold more than two particles on average (set_dense_rows)
   bool dense_rows = false;
 
@@ -114,6 +119,15 @@ struct LevelView {
     return r.lo[0] >= ilo[0] && r.hi[0] <= ihi[0] && r.lo[1] >= ilo[1] && r.hi[1] <= ihi[1] &&
         r.lo[2] >= ilo[2] && r.hi[2] <= ihi[2];
   }
+  /// \p r less the cells that hold no owned particle (a search for owned partners)
+  [[nodiscard]] HGRID_INLINE CellRange owned_part(CellRange r) const
+  {
+    for (int d = 0; d < 3; ++d) {
+      if (r.lo[d] < olo[d]) r.lo[d] = olo[d];
+      if (r.hi[d] > ohi[d]) r.hi[d] = ohi[d];
+    }
+    return r;
+  }
   /// Does the row of cells (\p cy, \p cz) cross the interior?
   [[nodiscard]] HGRID_INLINE bool interior_row(int cy, int cz) const
   {
@@ -124,10 +138,12 @@ struct LevelView {
   HGRID_INLINE void set_interior(const double *lo, const double *hi)
   {
     for (int d = 0; d < 3; ++d) {
-      ilo[d] = coord(d, lo[d]) + 1;
-      ihi[d] = coord(d, hi[d]) - 1;
+      olo[d] = coord(d, lo[d]);
+      ohi[d] = coord(d, hi[d]);
+      ilo[d] = olo[d] + 1;
+      ihi[d] = ohi[d] - 1;
     }
-    if (dimension == 2) ilo[2] = ihi[2] = 0;
+    if (dimension == 2) ilo[2] = ihi[2] = olo[2] = ohi[2] = 0;
   }
 };
 
