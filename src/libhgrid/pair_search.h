@@ -43,16 +43,19 @@
    a visitor can store j before it knows and keep it by advancing its count by within
    (no branch on the distance: about one in four to seven candidates is kept, a branch
    the processor cannot predict).
-   GATHER (the host builders, half newton-on lists; their Atoms also offer prefetch(j),
+   GATHER (the host builders, half lists; their Atoms also offer prefetch(j),
    see kPrefetchDistance): the candidates of the same-level
    rows are copied into a buffer and checked in one loop.  A row of cells holds few
    particles (the finest level about one per cell), so a loop per row ends in a branch
    the processor cannot predict, one per row; with the buffer one per search.  Rows
    of at most kGatherWidth slots (twice as many on levels of dense rows) are copied
    that many at a time, without a loop (the slots are padded, CellLists::kPadding).
-   Candidates keep the order of the rows.  Full and newton-off lists filter every row
-   (j <= i), which the buffer made slower (a 3d hopper, newton off: +12 to +35 % per
-   build), so they keep a loop per row, as the Kokkos builder does (a GPU thread has
+   Candidates keep the order of the rows.  Half newton-off lists gather their half
+   rows the same way (the centre row filtered by j <= i) and read their upper rows,
+   ghosts only, row by row: -12 to -24 % per build (3d gas omega 1 and 100, the hopper
+   example), -3 to -6 % on a pressed bed; measured slower (+12 to +35 %) while the
+   visitor's row length lived in memory (HGRID_FORCE_INLINE).  Full lists filter every
+   row (j != i) and keep a loop per row, as the Kokkos builder does (a GPU thread has
    no room for the buffer). */
 
 #ifndef HGRID_PAIR_SEARCH_H
@@ -363,22 +366,26 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     int last = g.level_rows[ilevel + 1];
     // the upper rows come last and mirror the half rows but the centre cell
     // (same_level_rows): n half rows, n - 1 upper ones
+    const int half_end = (HALF && !NEWTON) ? first + (last - first + 1) / 2 : last;
     if constexpr (HALF && !NEWTON) {
-      if (!ghosts_within(g.levels[ilevel], q)) last = first + (last - first + 1) / 2;
+      if (!ghosts_within(g.levels[ilevel], q)) last = half_end;
     }
-    if constexpr (GATHER && HALF && NEWTON) {
+    if constexpr (GATHER && HALF) {
+      // the half rows gathered (newton off: owned and ghost partners there), then
+      // the upper rows of a newton-off list row by row (ghosts only)
       Batch b;
       const auto skip = [&q](int j) {
         return same_level_skips(q, j);
       };
       const bool wide = g.levels[ilevel].dense_rows;
-      for (int k = first; k < last; ++k) {
+      for (int k = first; k < half_end; ++k) {
         const int c0 = icell + g.rows[k].offset;
         count.cells_visited += g.rows[k].ncells;
         gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak,
                wide, b, skip, count, visit);
       }
       check(q, b, skip, count, visit);
+      for (int k = half_end; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
       return;
     }
     for (int k = first; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
