@@ -24,6 +24,8 @@
 
 using namespace LAMMPS_NS;
 
+static constexpr double BIG = 1.0e20;
+
 static const char cite_neigh_hgrid[] =
     "neighbor hgrid command: Krijgsman, Ogarko, Luding, Comp. Part. Mech. 1(3), 357 (2014)\n\n"
     "@Article{Krijgsman2014,\n"
@@ -198,16 +200,27 @@ void NBinHGrid::bin_atoms()
   const double skin = planner->skin();
   const int nthreads = comm->nthreads;
   int outgrown = -1, outside = -1;    // an atom above the top level, an owned one off its window
+  // the extent of the owned atoms (LevelView::set_owned)
+  double lo0 = BIG, lo1 = BIG, lo2 = BIG, hi0 = -BIG, hi1 = -BIG, hi2 = -BIG;
 
 #if defined(_OPENMP)
 #pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static) \
     reduction(max                                                                 \
-              : outgrown, outside)
+              : outgrown, outside, hi0, hi1, hi2) reduction(min                   \
+                                                            : lo0, lo1, lo2)
 #endif
   for (int i = 0; i < nall; i++) {
     atom2cell[i] = -1;
     if (i >= nowned && i < nlocal) continue;
     if (i >= nlocal && includegroup && !(mask[i] & bitmask)) continue;
+    if (i < nowned) {
+      lo0 = MIN(lo0, x[i][0]);
+      lo1 = MIN(lo1, x[i][1]);
+      lo2 = MIN(lo2, x[i][2]);
+      hi0 = MAX(hi0, x[i][0]);
+      hi1 = MAX(hi1, x[i][1]);
+      hi2 = MAX(hi2, x[i][2]);
+    }
 
     const int level = hgrid::level_of(layout, 2.0 * radius[i] + skin);
     if (level < 0) {
@@ -224,6 +237,11 @@ void NBinHGrid::bin_atoms()
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell, nthreads);
+  // a ghost's search for owned partners reads only the cells of owned atoms
+  // (PairSearch::owned_below); triclinic boxes keep every cell
+  const double lo[3] = {lo0, lo1, lo2}, hi[3] = {hi0, hi1, hi2};
+  if (!triclinic)
+    for (auto &v : views) v.set_owned(lo, hi, nowned > 0);
   for (int h = 0; h < num_levels(); h++)
     hgrid::set_dense_rows(views[h], grids[h].subdivisions(), cells.level_count(h));
 }

@@ -61,8 +61,7 @@ struct LevelView {
   /// global cells ilo..ihi lie wholly inside the owner's subdomain, so they hold no
   /// ghost particle (set_interior; empty by default: any cell may hold ghosts)
   int ilo[3] = {1, 1, 1}, ihi[3] = {0, 0, 0};
-  /// global cells olo..ohi overlap the owner's subdomain: no owned particle lies in
-  /// another cell (set_interior; unbounded by default)
+  /// global cells olo..ohi hold every owned particle (set_owned; unbounded by default)
   int olo[3] = {-kUnbounded, -kUnbounded, -kUnbounded};
   int ohi[3] = {kUnbounded, kUnbounded, kUnbounded};
   /// its same-level rows hold more than two particles on average (set_dense_rows)
@@ -138,12 +137,21 @@ struct LevelView {
   HGRID_INLINE void set_interior(const double *lo, const double *hi)
   {
     for (int d = 0; d < 3; ++d) {
-      olo[d] = coord(d, lo[d]);
-      ohi[d] = coord(d, hi[d]);
-      ilo[d] = olo[d] + 1;
-      ihi[d] = ohi[d] - 1;
+      ilo[d] = coord(d, lo[d]) + 1;
+      ihi[d] = coord(d, hi[d]) - 1;
     }
-    if (dimension == 2) ilo[2] = ihi[2] = olo[2] = ohi[2] = 0;
+    if (dimension == 2) ilo[2] = ihi[2] = 0;
+  }
+  /// \brief The owned particles lie in [\p lo, \p hi] (their extent, not the
+  /// subdomain's: an occasional build between reneighborings finds atoms up to half the
+  /// skin outside it); none if \p any is false.
+  HGRID_INLINE void set_owned(const double *lo, const double *hi, bool any)
+  {
+    for (int d = 0; d < 3; ++d) {
+      olo[d] = any ? coord(d, lo[d]) : kUnbounded;
+      ohi[d] = any ? coord(d, hi[d]) : -kUnbounded;
+    }
+    if (any && dimension == 2) olo[2] = ohi[2] = 0;
   }
 };
 

@@ -286,9 +286,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
 
   /// \brief Owned partners of particle \p i (a ghost) on the levels below its own: the
   /// pairs of owned particles with a larger ghost, found from the ghost's side
-  /// (GridView::ghosts_searched_down).  Only the cells that overlap the subdomain
-  /// (LevelView::owned_part): a ghost's box lies mostly outside it, in cells of ghosts
-  /// only (newton off, whose ghost shell is wide: -10 to -14 % per build at N = 1e5,
+  /// (GridView::ghosts_searched_down).  Only the cells of owned particles
+  /// (LevelView::owned_part): a ghost's box lies mostly outside the subdomain, in cells
+  /// of ghosts only (newton off, whose ghost shell is wide: -10 to -14 % per build at N = 1e5,
   /// omega 100; the same clip in the owned particles' Top-Down searches, which mostly
   /// lie inside, made those builds 3 to 9 % slower).
   template <class Atoms, class Visit>

@@ -109,23 +109,25 @@ TEST(Grid, SearchBoxCoversExactlyTheReachableCells)
   }
 }
 
-TEST(Grid, OwnedPartKeepsEveryCellOfTheSubdomain)
+TEST(Grid, OwnedPartKeepsEveryCellOfTheOwnedParticles)
 {
-  // a ghost's search for owned partners reads owned_part() of its box: the cells that
-  // overlap the subdomain [lo, hi), every one of them, and none beyond
+  // a ghost's search for owned partners reads owned_part() of its box: the cells
+  // between those of the owned particles' extent, every one of them, none beyond
   LevelGrid grid(0.999, cube(3, 10.0), {2.3, 0, 4.1}, {6.7, 10, 8.6});
   hgrid::LevelView g = grid.view();
   const double x[3] = {5.5, 2.2, 7.9};
   const hgrid::CellRange box = g.search_range(x, 50.0);    // the whole window
-  const hgrid::CellRange unclipped = g.owned_part(box);    // no subdomain set: all of it
+  const hgrid::CellRange unclipped = g.owned_part(box);    // no extent set: all of it
   for (int d = 0; d < 3; ++d) {
     EXPECT_EQ(unclipped.lo[d], box.lo[d]);
     EXPECT_EQ(unclipped.hi[d], box.hi[d]);
   }
-  const double lo[3] = {2.3, 0.0, 4.1}, hi[3] = {6.7, 10.0, 8.6};
-  g.set_interior(lo, hi);
+  // owned particles in [lo, hi] (an extent reaching past the subdomain's upper face
+  // in x, as an occasional build between reneighborings can find it)
+  const double lo[3] = {2.3, 0.0, 4.1}, hi[3] = {7.2, 10.0, 8.6};
+  g.set_owned(lo, hi, true);
   const hgrid::CellRange owned = g.owned_part(box);
-  const int first[3] = {2, 0, 4}, last[3] = {6, 10, 8};    // the cells of lo and hi
+  const int first[3] = {2, 0, 4}, last[3] = {7, 10, 8};    // the cells of lo and hi
   for (int d = 0; d < 3; ++d) {
     EXPECT_EQ(owned.lo[d], first[d]) << d;
     EXPECT_EQ(owned.hi[d], last[d]) << d;
@@ -137,9 +139,11 @@ TEST(Grid, OwnedPartKeepsEveryCellOfTheSubdomain)
       EXPECT_GE(g.coord(d, y), owned.lo[d]);
       EXPECT_LE(g.coord(d, y), owned.hi[d]);
     }
-  // a box beside the subdomain keeps no cell
+  // a box beside them keeps no cell, and none is kept without owned particles
   const double beside[3] = {9.5, 5.0, 6.0};
   EXPECT_TRUE(g.owned_part(g.search_range(beside, 1.0)).empty());
+  g.set_owned(lo, hi, false);
+  EXPECT_TRUE(g.owned_part(box).empty());
 }
 
 TEST(Grid, RejectsBadCellSizes)
