@@ -199,9 +199,7 @@ void HGridPlanner::parse_words()
       iarg += 2;
     } else if (key == "calibrate") {
       if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword calibrate");
-      if (args[iarg + 1] != "yes" && args[iarg + 1] != "no")
-        error->all(FLERR, "Neighbor hgrid calibrate must be yes or no, got {}", args[iarg + 1]);
-      calibrate_checks = args[iarg + 1] == "yes";
+      calibrate_checks = utils::logical(FLERR, args[iarg + 1], false, lmp) == 1;
       iarg += 2;
     } else
       error->all(FLERR, "Unknown neighbor hgrid keyword: {}", key);

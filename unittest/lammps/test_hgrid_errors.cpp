@@ -53,6 +53,7 @@ TEST(HGridErrors, ValidLayoutsRun)
   EXPECT_EQ(error_of("hgrid levels 2 3.0 10.1"), "");
   EXPECT_EQ(error_of("hgrid search topdown levels 1 12"), "");
   EXPECT_EQ(error_of("hgrid calibrate no"), "");
+  EXPECT_EQ(error_of("hgrid calibrate off"), "");    // any LAMMPS boolean
 }
 
 TEST(HGridErrors, BadLayoutKeywords)
@@ -71,7 +72,7 @@ TEST(HGridErrors, BadLayoutKeywords)
                "Unknown neighbor hgrid search direction: sideways");
   EXPECT_ERROR(error_of("hgrid bogus 1"), "Unknown neighbor hgrid keyword: bogus");
   EXPECT_ERROR(error_of("hgrid calibrate maybe"),
-               "Neighbor hgrid calibrate must be yes or no, got maybe");
+               "Expected boolean parameter instead of 'maybe' in input script or data file");
   EXPECT_ERROR(error_of("hgrid calibrate"), "Missing value for neighbor hgrid keyword calibrate");
   EXPECT_ERROR(error_of("hgrid levels 1 30.0 subcells 0"),
                "Neighbor hgrid subcells must be 1 to 4, got 0");
