@@ -318,9 +318,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   const int room = list->oneatom;
   int spill, longest = 0;
   // the counters, and the visitor's row length n, stay in registers: nothing the
-  // visitor captures is passed to a function that is not inlined (-1.5 % per build;
-  // the search's functions are HGRID_FORCE_INLINE: g++ had left two out of line, and
-  // n in memory, -11 to -13 % per build at N = 1e5, omega 100)
+  // visitor captures is passed to a function that is not inlined (HGRID_FORCE_INLINE)
   hgrid::SearchCounters local;
 
   for (int i = ifrom; i < ito; i++) {

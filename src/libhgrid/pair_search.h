@@ -43,13 +43,14 @@
    a visitor can store j before it knows and keep it by advancing its count by within
    (no branch on the distance: about one in four to seven candidates is kept, a branch
    the processor cannot predict).
-   GATHER (the host builders, half lists; their Atoms also offer prefetch(j),
-   see kPrefetchDistance): the candidates of the same-level
-   rows are copied into a buffer and checked in one loop.  A row of cells holds few
-   particles (the finest level about one per cell), so a loop per row ends in a branch
-   the processor cannot predict, one per row; with the buffer one per search.  Rows
-   of at most kGatherWidth slots (twice as many on levels of dense rows) are copied
-   that many at a time, without a loop (the slots are padded, CellLists::kPadding).
+   GATHER (the host builders, half lists; their Atoms also offer prefetch(j), see
+   kPrefetchDistance): the candidates of the same-level rows are copied into a buffer
+   and checked in one loop.  A row of cells holds few particles (the finest level
+   about one per cell), so a loop per row ends in a branch the processor cannot
+   predict, one per row; with the buffer one per search.  Rows of at most kGatherWidth
+   slots (twice as many on levels of dense rows) are copied that many at a time,
+   without a loop, longer ones kGatherWidth at a time (the slots are padded,
+   CellLists::kPadding).
    Candidates keep the order of the rows.  Half newton-off lists gather their half
    rows the same way (the centre row filtered by j <= i) and read their upper rows,
    ghosts only, row by row: -12 to -24 % per build (3d gas omega 1 and 100, the hopper
