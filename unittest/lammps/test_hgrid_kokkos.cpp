@@ -8,6 +8,7 @@
 
 #include "hgrid_testing.h"
 
+#include "KOKKOS/nbin_hgrid_kokkos.h"
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "comm_kokkos.h"
@@ -675,6 +676,51 @@ TEST(HGridKokkos, DeviceSortPutsPartnersCloseInMemory)
   std::printf("owned pairs fewer than 32 atoms apart: Morton bins %.3f, stock bins %.3f\n",
               near_morton, near_stock);
   EXPECT_GT(near_morton, 1.5 * near_stock);
+}
+
+// the kk binning's counting sort (on a host execution space each thread counts and
+// fills its share of the cells without atomics; on a GPU atomics, then a sort per cell)
+// leaves every cell's atoms in index order and the counts at zero for the next build:
+// after builds of moving atoms the bins are those the atoms' cells give
+TEST(HGridKokkos, BinsHoldEachCellsAtomsInIndexOrder)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(3000, 100.0, 0.3), "off");
+  auto lmp = make_system(s);
+  commands(lmp.get(),
+           {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
+            "neigh_modify every 1 delay 0 check no", "run 20 post no"});
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+  auto *bins =
+      dynamic_cast<LAMMPS_NS::NBinHGridKokkos<LMPDeviceType> *>(lmp->force->pair->list->np->nb);
+  ASSERT_NE(bins, nullptr) << "the pair list's bins are not hgrid/kk's";
+  const hgrid::GridView g = bins->device_view();
+  const int ncells = bins->get_cells().num_cells();
+  const int nall = lmp->atom->nlocal + lmp->atom->nghost;
+  using Unmanaged = Kokkos::View<const int *, LMPDeviceType, Kokkos::MemoryUnmanaged>;
+  auto start =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Unmanaged(g.cell_start, ncells + 1));
+  auto slots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Unmanaged(g.slots, nall));
+  auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins->d_atom2cell);
+
+  std::vector<std::vector<int>> expected(ncells);
+  int binned = 0;
+  for (int i = 0; i < nall; i++)
+    if (cell(i) >= 0) {
+      ASSERT_LT(cell(i), ncells);
+      expected[cell(i)].push_back(i);
+      binned++;
+    }
+  EXPECT_GT(binned, lmp->atom->nlocal - 1);
+  ASSERT_EQ(start(ncells), binned);
+  int mismatched = 0;
+  for (int c = 0; c < ncells; c++) {
+    const std::vector<int> held(slots.data() + start(c), slots.data() + start(c + 1));
+    mismatched += held != expected[c];
+  }
+  EXPECT_EQ(mismatched, 0) << "cells whose slots are not their atoms in index order";
+  EXPECT_EQ(
+      compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
+      "");
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

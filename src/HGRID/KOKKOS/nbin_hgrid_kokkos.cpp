@@ -121,7 +121,8 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
 }
 
 /* ----------------------------------------------------------------------
-   cell of every atom and the number of atoms per cell (atomic increments).
+   cell of every atom and the number of atoms per cell (atomic increments; a host
+   execution space counts by share of the cells, kHostBins).
    The counts and the status are zero here, with no fill kernel of their own
    (each a blocking round trip on a GPU): a new view is zero, fill_cells() counts
    every cell back down to zero, and a non-zero status stopped the binning after
@@ -153,12 +154,14 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nl
             Kokkos::atomic_or(&status(), OWNED_OUTSIDE_WINDOW);
         }
         atom2cell(i) = cell;
-        if (cell >= 0) Kokkos::atomic_inc(&count(cell));
+        if (!kHostBins && cell >= 0) Kokkos::atomic_inc(&count(cell));
       });
+  if constexpr (kHostBins) count_or_fill_by_share(nall, false);
 }
 
 /* ----------------------------------------------------------------------
-   exclusive scan of the counts, fill, and each cell sorted by atom index
+   exclusive scan of the counts, fill, and each cell sorted by atom index (a host
+   execution space fills by share of the cells, in atom order: kHostBins)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nall)
@@ -176,6 +179,10 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
         if (final) start(c) = sum;
         sum += n;
       });
+  if constexpr (kHostBins) {
+    count_or_fill_by_share(nall, true);    // in atom order: no sort
+    return;
+  }
   // each atom takes the slot of its cell's count, counted down: the counts end at zero
   Kokkos::parallel_for(
       "hgrid/kk:fill_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
@@ -192,6 +199,42 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
           int t = s;
           for (; t > first && slots(t - 1) > v; t--) slots(t) = slots(t - 1);
           slots(t) = v;
+        }
+      });
+}
+
+/* ----------------------------------------------------------------------
+   host execution space (kHostBins): each thread takes a share of the cells and
+   reads every atom, counting those of its cells, or (fill) giving them the slots
+   of their cell's count counted down, last atom first: each cell in atom order,
+   the counts end at zero
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void NBinHGridKokkos<DeviceType>::count_or_fill_by_share(int nall, bool fill)
+{
+  const long long ncells = cells.num_cells();
+  const int nshares = typename DeviceType::execution_space().concurrency();
+  const auto atom2cell = d_atom2cell;
+  const auto count = d_count;
+  const auto start = d_cell_start;
+  const auto slots = d_slots;
+
+  Kokkos::parallel_for(
+      "hgrid/kk:cells_by_share", Kokkos::RangePolicy<DeviceType>(0, nshares),
+      KOKKOS_LAMBDA(const int t) {
+        const int lo = static_cast<int>(ncells * t / nshares);
+        const int hi = static_cast<int>(ncells * (t + 1) / nshares);
+        if (!fill) {
+          for (int i = 0; i < nall; i++) {
+            const int cell = atom2cell(i);
+            if (cell >= lo && cell < hi) count(cell)++;
+          }
+        } else {
+          for (int i = nall - 1; i >= 0; i--) {
+            const int cell = atom2cell(i);
+            if (cell >= lo && cell < hi) slots(start(cell) + --count(cell)) = i;
+          }
         }
       });
 }
