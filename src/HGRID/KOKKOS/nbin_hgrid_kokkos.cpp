@@ -204,10 +204,10 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
 }
 
 /* ----------------------------------------------------------------------
-   host execution space (kHostBins): each thread takes a share of the cells and
-   reads every atom, counting those of its cells, or (fill) giving them the slots
-   of their cell's count counted down, last atom first: each cell in atom order,
-   the counts end at zero
+   host execution space (kHostBins; not called on a GPU): each thread takes a
+   share of the cells and reads every atom, counting those of its cells, or (fill)
+   giving them the slots of their cell's count counted down, last atom first: each
+   cell in atom order, the counts end at zero
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
