@@ -35,8 +35,8 @@ namespace LAMMPS_NS {
    then copied to the device.  Every build bins on the device with a counting sort
    (count per cell, exclusive scan, fill, then each cell sorted by atom index so that
    lists are the same whatever the thread schedule; a host execution space counts
-   and fills each thread's share of the cells in atom order instead: kHostBins).  Memory is reallocated only when
-   the number of cells or atoms grows. */
+   and fills each thread's share of the cells in atom order instead: kHostBins).
+   Memory is reallocated only when the number of cells or atoms grows. */
 
 template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
  public:
