@@ -50,7 +50,8 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms_setup(in
   if (nall <= maxatom) return;
   maxatom = nall;
   d_atom2cell = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:atom2cell"), maxatom);
-  d_slots = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:slots"), maxatom);
+  if constexpr (!kHostBins)
+    d_slots = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:slots"), maxatom);
 }
 
 /* ----------------------------------------------------------------------
@@ -68,7 +69,7 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::setup_bins(int sty
   Kokkos::deep_copy(d_levels, h_levels);
 
   const int ncells = cells.num_cells();
-  if (ncells > ncells_alloc) {
+  if (!kHostBins && ncells > ncells_alloc) {
     ncells_alloc = ncells;
     d_count = typename AT::t_int_1d("hgrid/kk:count", ncells);
     d_cell_start = typename AT::t_int_1d("hgrid/kk:cell_start", ncells + 1);
@@ -83,8 +84,10 @@ template <class DeviceType> hgrid::GridView NBinHGridKokkos<DeviceType>::device_
 {
   hgrid::GridView g = view();
   g.levels = d_levels.data();
-  g.cell_start = d_cell_start.data();
-  g.slots = d_slots.data();
+  if constexpr (!kHostBins) {    // else the host's cells (view())
+    g.cell_start = d_cell_start.data();
+    g.slots = d_slots.data();
+  }
   return g;
 }
 
@@ -107,7 +110,7 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
   if (h_status()) {
     // the counts and the status start from zero at the next binning (a library
     // caller may catch the error and go on)
-    Kokkos::deep_copy(d_count, 0);
+    if constexpr (!kHostBins) Kokkos::deep_copy(d_count, 0);
     Kokkos::deep_copy(d_status, 0);
   }
   if (h_status() & ABOVE_TOP_LEVEL)
@@ -117,12 +120,15 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
                planner->plan().layout.top());
   if (h_status() & OWNED_OUTSIDE_WINDOW)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
-  fill_cells(nall);
+  if constexpr (kHostBins)
+    cells.build(nall, d_atom2cell.data(), typename DeviceType::execution_space().concurrency());
+  else
+    fill_cells(nall);
 }
 
 /* ----------------------------------------------------------------------
    cell of every atom and the number of atoms per cell (atomic increments; a host
-   execution space counts by share of the cells, kHostBins).
+   execution space only the cells, kHostBins).
    The counts and the status are zero here, with no fill kernel of their own
    (each a blocking round trip on a GPU): a new view is zero, fill_cells() counts
    every cell back down to zero, and a non-zero status stopped the binning after
@@ -156,12 +162,10 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::count_cells(int nl
         atom2cell(i) = cell;
         if (!kHostBins && cell >= 0) Kokkos::atomic_inc(&count(cell));
       });
-  if constexpr (kHostBins) count_or_fill_by_share(nall, false);
 }
 
 /* ----------------------------------------------------------------------
-   exclusive scan of the counts, fill, and each cell sorted by atom index (a host
-   execution space fills by share of the cells, in atom order: kHostBins)
+   exclusive scan of the counts, fill, and each cell sorted by atom index
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nall)
@@ -179,10 +183,6 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
         if (final) start(c) = sum;
         sum += n;
       });
-  if constexpr (kHostBins) {
-    count_or_fill_by_share(nall, true);    // in atom order: no sort
-    return;
-  }
   // each atom takes the slot of its cell's count, counted down: the counts end at zero
   Kokkos::parallel_for(
       "hgrid/kk:fill_cells", Kokkos::RangePolicy<DeviceType>(0, nall), KOKKOS_LAMBDA(const int i) {
@@ -203,48 +203,13 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
       });
 }
 
-/* ----------------------------------------------------------------------
-   host execution space (kHostBins; not called on a GPU): each thread takes a
-   share of the cells and reads every atom, counting those of its cells, or (fill)
-   giving them the slots of their cell's count counted down, last atom first: each
-   cell in atom order, the counts end at zero
-------------------------------------------------------------------------- */
-
-template <class DeviceType>
-void NBinHGridKokkos<DeviceType>::count_or_fill_by_share(int nall, bool fill)
-{
-  const long long ncells = cells.num_cells();
-  const int nshares = typename DeviceType::execution_space().concurrency();
-  const auto atom2cell = d_atom2cell;
-  const auto count = d_count;
-  const auto start = d_cell_start;
-  const auto slots = d_slots;
-
-  Kokkos::parallel_for(
-      "hgrid/kk:cells_by_share", Kokkos::RangePolicy<DeviceType>(0, nshares),
-      KOKKOS_LAMBDA(const int t) {
-        const int lo = static_cast<int>(ncells * t / nshares);
-        const int hi = static_cast<int>(ncells * (t + 1) / nshares);
-        if (!fill) {
-          for (int i = 0; i < nall; i++) {
-            const int cell = atom2cell(i);
-            if (cell >= lo && cell < hi) count(cell)++;
-          }
-        } else {
-          for (int i = nall - 1; i >= 0; i--) {
-            const int cell = atom2cell(i);
-            if (cell >= lo && cell < hi) slots(start(cell) + --count(cell)) = i;
-          }
-        }
-      });
-}
-
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType> double NBinHGridKokkos<DeviceType>::memory_usage()
 {
-  return 2.0 * maxatom * sizeof(int) + (2.0 * ncells_alloc + 1) * sizeof(int) +
-      d_levels.extent(0) * sizeof(hgrid::LevelView);
+  const double levels = d_levels.extent(0) * sizeof(hgrid::LevelView);
+  if constexpr (kHostBins) return (double) maxatom * sizeof(int) + cells.memory_bytes() + levels;
+  return 2.0 * maxatom * sizeof(int) + (2.0 * ncells_alloc + 1) * sizeof(int) + levels;
 }
 
 namespace LAMMPS_NS {

@@ -34,8 +34,8 @@ namespace LAMMPS_NS {
    NBinHGrid (setup_bins, once per re-level or box change); the per-level views are
    then copied to the device.  Every build bins on the device with a counting sort
    (count per cell, exclusive scan, fill, then each cell sorted by atom index so that
-   lists are the same whatever the thread schedule; a host execution space counts
-   and fills each thread's share of the cells in atom order instead: kHostBins).
+   lists are the same whatever the thread schedule; on a host execution space the
+   host's hgrid::CellLists sorts them, without atomics: kHostBins).
    Memory is reallocated only when the number of cells or atoms grows. */
 
 template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
@@ -55,14 +55,13 @@ template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
 
   typename AT::t_int_1d d_atom2cell;    // global cell of each atom, -1 if not binned
 
-  // the passes of bin_atoms() (public: CUDA lambdas need it)
+  // the two device passes of bin_atoms() (public: CUDA lambdas need it)
   void count_cells(int nlocal, int nall);
   void fill_cells(int nall);
-  void count_or_fill_by_share(int nall, bool fill);
 
-  // a host execution space counts and fills without atomics: each thread the cells of
-  // its share of them, reading every atom, as hgrid::CellLists does (a locked
-  // increment waits for its cache line: 2.8 ms of a 41 ms build at N = 1e5)
+  // a host execution space sorts the atoms into cells with the CPU's hgrid::CellLists
+  // (each thread its share of the cells, no atomics; a locked increment per atom waits
+  // for its cache line: 2.8 ms of a 41 ms build at N = 1e5), whose arrays the search reads
   static constexpr bool kHostBins =
       std::is_same_v<typename DeviceType::execution_space, Kokkos::DefaultHostExecutionSpace>;
 
