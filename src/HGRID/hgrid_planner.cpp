@@ -17,7 +17,7 @@
 #include "math_const.h"
 #include "memory.h"
 #include "modify.h"
-#include "nbin.h"
+#include "nbin_hgrid.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "npair.h"
@@ -130,9 +130,14 @@ void HGridPlanner::setup_run()
      levels N s_1 ... s_N   explicit cell sizes, strictly increasing
      subcells K             one explicit level's cells split into K^d sub-cells
      search topdown|bottomup
+     kk/host cpu|kernels    Kokkos on a host execution space (OpenMP, Serial): the rows
+                            made by the CPU builder (cpu, the default) or by the kernels
+                            a GPU runs (kernels: how the tests run those on the CPU)
      kk/order atoms|cells   which owned atom a Kokkos thread searches (NPairHGridKokkos)
      kk/split N|no|auto     Kokkos: searches that may read more than N cells are split
                             among threads; auto: KK_SPLIT_CELLS on a GPU, no on the host
+                            (kk/order and kk/split set the kernels: on the host they
+                            apply with kk/host kernels)
      calibrate yes|no       the model's distance checks calibrated by builds of each
                             plan (before_rebuild), default yes
 ------------------------------------------------------------------------- */
@@ -148,6 +153,7 @@ void HGridPlanner::parse_words()
   cell_order = false;
   split_cells = 0.0;
   calibrate_checks = true;
+  host_kernels = false;
   for (int iarg = 0; iarg < narg;) {
     const std::string &key = args[iarg];
     if (key == "levels") {
@@ -177,6 +183,12 @@ void HGridPlanner::parse_words()
         error->all(FLERR, "Unknown neighbor hgrid search direction: {}", args[iarg + 1]);
       }
       user.auto_search = false;
+      iarg += 2;
+    } else if (key == "kk/host") {
+      if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword kk/host");
+      if (args[iarg + 1] != "cpu" && args[iarg + 1] != "kernels")
+        error->all(FLERR, "Neighbor hgrid kk/host must be cpu or kernels, got {}", args[iarg + 1]);
+      host_kernels = args[iarg + 1] == "kernels";
       iarg += 2;
     } else if (key == "kk/order") {
       if (iarg + 1 >= narg) error->all(FLERR, "Missing value for neighbor hgrid keyword kk/order");
@@ -221,19 +233,20 @@ hgrid::PlanSettings HGridPlanner::settings() const
     s.cell_sizes = user.cell_sizes;    // explicit levels come from the neighbor command only
     s.subdivisions = user.subdivisions;
   }
-  // Kokkos lists are dense, every row as wide as the longest: Bottom-Up stores each
-  // cross-level pair in the smaller particle's row (unless the user chose a direction)
-  if (s.auto_search && kokkos_bins()) {
+  // the Kokkos kernels search Bottom-Up, which stores each cross-level pair in the
+  // smaller particle's row (unless the user chose a direction): each thread writes its
+  // own atom's row.  The CPU builder (Kokkos on the host, kk/host cpu) keeps the model's
+  if (s.auto_search && kernel_bins()) {
     s.search = hgrid::Search::BottomUp;
     s.auto_search = false;
   }
   return s;
 }
 
-bool HGridPlanner::kokkos_bins() const
+bool HGridPlanner::kernel_bins() const
 {
   for (const NBin *b : bins)
-    if (b->kokkos) return true;
+    if (b->kokkos && (host_kernels || static_cast<const NBinHGrid *>(b)->on_device)) return true;
   return false;
 }
 

@@ -68,6 +68,9 @@ class HGridPlanner : protected Pointers {
   void note_pair_build(bool two_way_search);
   bool two_way_search() const { return two_way; }
   bool kk_cell_order() const { return cell_order; }    // keyword kk/order cells
+  // kk/host: on a host execution space the Kokkos lists are built by the device kernels
+  // (true) or by the CPU builder (false, the default)
+  bool kk_host_kernels() const { return host_kernels; }
   // neigh_modify one and page grown for a row longer than one (CPU lists)
   bool grow_row_room(int longest);
   static constexpr int PAGE_ROOMS = 10;       // Neighbor: page >= 10 one
@@ -89,6 +92,7 @@ class HGridPlanner : protected Pointers {
   hgrid::PlanSettings user;               // from the neighbor command's keywords
   std::vector<std::string> user_words;    // the words user was parsed from
   bool cell_order = false;                // kk/order cells (Kokkos threads' order)
+  bool host_kernels = false;              // kk/host kernels
   // a Kokkos search on a GPU that may read more cells of other levels than this is split
   // among threads (kk/split auto): about 12x the mean search at size ratio 100 (80 cells
   // + checks). On the host (OpenMP backend) splitting cost 9 % of the build (10^5
@@ -148,7 +152,7 @@ class HGridPlanner : protected Pointers {
   void choose_comm_mode(double cmin, double cmax);
   double ghost_shell_ratio() const;
   bool other_binned_lists() const;
-  bool kokkos_bins() const;
+  bool kernel_bins() const;
   void publish_collections();
   void offer_sort_bins();
   void log_plan(const hgrid::Histogram *f, const hgrid::SystemParams &params);

@@ -56,6 +56,8 @@ class NBinHGrid : public NBin {
   hgrid::GridView view() const;
 
   int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
+  // searched by the Kokkos kernels wherever they run: NBinHGridKokkos on a device
+  bool on_device = false;
 
  protected:
   class HGridPlanner *planner;

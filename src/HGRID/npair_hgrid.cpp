@@ -24,6 +24,11 @@
 #include "nstencil_hgrid.h"
 #include "platform.h"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -159,6 +164,81 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
     longest = MAX(longest, moved_partners_room(list));
   } while (grow_pages(list, longest));
   finish_build(list, count, start_time);
+}
+
+/* ----------------------------------------------------------------------
+   the rows by comm->nthreads threads, chunks of owned atoms taken in turn
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+hgrid::SearchCounters NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threaded(NeighList *list)
+{
+  const int nlocal = owned_atoms();
+  hgrid::SearchCounters ghosts;
+  find_ghost_partners(ghosts);
+  fit_pages(list);
+  long long visited, checks;
+  int longest;
+  const int chunk = chunk_size(nlocal, comm->nthreads);
+  do {
+    visited = ghosts.cells_visited;
+    checks = ghosts.distance_checks;
+    longest = 0;
+    start_moves((nlocal + chunk - 1) / chunk);
+    build_threads(list, nlocal, chunk, visited, checks, longest);
+    longest = std::max(longest, moved_partners_room(list));
+  } while (grow_pages(list, longest));
+  hgrid::SearchCounters total;
+  total.cells_visited = visited;
+  total.distance_checks = checks;
+  return total;
+}
+
+/* ----------------------------------------------------------------------
+   owned atoms a thread takes at a time: BLOCKS_PER_THREAD contiguous blocks per
+   thread, at least MIN_CHUNK atoms
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::chunk_size(int nlocal, int nthreads)
+{
+  const int blocks = BLOCKS_PER_THREAD * std::max(nthreads, 1);
+  return std::max(MIN_CHUNK, (nlocal + blocks - 1) / blocks);
+}
+
+/* ----------------------------------------------------------------------
+   the rows of all owned atoms, chunks taken in turn by the threads (dynamic
+   schedule: rows of large particles cost more); counters summed over them
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threads(NeighList *list, int nlocal, int chunk,
+                                                            long long &visited, long long &checks,
+                                                            int &longest)
+{
+  [[maybe_unused]] const int nthreads = comm->nthreads;
+#if defined(_OPENMP)
+#pragma omp parallel num_threads(nthreads) reduction(+ : visited, checks) reduction(max : longest)
+#endif
+  {
+#if defined(_OPENMP)
+    const int tid = omp_get_thread_num();
+#else
+    const int tid = 0;
+#endif
+    MyPage<int> &ipage = list->ipage[tid];
+    ipage.reset();
+    hgrid::SearchCounters count;
+#if defined(_OPENMP)
+#pragma omp for schedule(dynamic)
+#endif
+    for (int first = 0; first < nlocal; first += chunk)
+      longest = std::max(longest,
+                         build_rows(list, first, std::min(first + chunk, nlocal), ipage, count,
+                                    chunk_moves[first / chunk]));
+    visited += count.cells_visited;
+    checks += count.distance_checks;
+  }
 }
 
 /* ----------------------------------------------------------------------

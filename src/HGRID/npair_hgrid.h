@@ -111,6 +111,12 @@ class NPairHGrid : public NPairHGridBase {
  public:
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;
+  // the rows of all owned atoms by comm->nthreads threads (OpenMP), each taking chunks
+  // of owned atoms in turn into its own page (list->ipage[thread]); every row holds
+  // exactly the pairs of build().  Returns the search's counters.  The builders of
+  // package omp (NPairHGridOmp) and of KOKKOS on a host execution space (whose threads
+  // comm->nthreads counts there: NPairHGridKokkos) build with it
+  hgrid::SearchCounters build_threaded(class NeighList *list);
 
  protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
@@ -148,6 +154,17 @@ class NPairHGrid : public NPairHGridBase {
   bool grow_pages(class NeighList *list, int longest);
   static constexpr int PAGE_DELTA = 1;    // pages allocated at a time (NeighList's)
   int owned_atoms() const;
+  // build_threaded(): a chunk is a few large contiguous blocks of atoms per thread, not
+  // many small ones: atoms are sorted in space (atom_modify sort), so a thread that
+  // builds the next rows of its own block finds their partners' positions still in
+  // its core's cache.  Measured at N = 1e5 on 2 threads (2-core VM), 1 -> 2 threads
+  // speed-up of the build with 128-atom chunks / 4 blocks per thread: 2d omega 1
+  // 1.48 / 1.77, 3d omega 1 1.62 / 1.78, 3d alpha -3 omega 100 1.71 / 1.74
+  static constexpr int BLOCKS_PER_THREAD = 4;    // chunks of owned atoms per thread
+  static constexpr int MIN_CHUNK = 128;          // owned atoms a thread takes at least
+  static int chunk_size(int nlocal, int nthreads);
+  void build_threads(class NeighList *list, int nlocal, int chunk, long long &visited,
+                     long long &checks, int &longest);
   // the grid as the pair search reads it, stencil rows included
   hgrid::GridView search_grid() const;
   // Top-Down half newton-on lists: owned partners of every larger ghost, searched

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The round-trip counter works: builds the kp_roundtrips Kokkos Tools library
 # (examples/benchmarks/gpu/roundtrips/kp_roundtrips.cpp) with g++ (or $CXX) in a
-# temporary folder, runs a tiny in.bench case with kk hgrid (list rebuilt every step)
+# temporary folder, runs a tiny in.bench case with kk hgrid (list rebuilt every step; the
+# device kernels on a host backend too, kk/host kernels)
 # for 5 and for 10 steps with KOKKOS_TOOLS_LIBS set, and fails unless both runs write a
 # JSON summary that parses, the kernel launches per step (10-step run minus 5-step run,
 # divided by 5) are > 0, hgrid/kk's kernels are among them, fences are counted, and
@@ -42,7 +43,7 @@ for steps in 5 10; do
      KP_ROUNDTRIPS_TOP=5 OMP_PROC_BIND=false OMP_NUM_THREADS=1 \
      "$lmp" -in "$root/examples/benchmarks/in.bench" -log "$work/log.$steps" -screen none -nocite \
      -var style hgrid -var n 500 -var omega 10 -var steps $steps \
-     -var newton off -var history yes \
+     -var newton off -var history yes -var kkhost kernels \
      -k on "${device[@]}" -sf kk -pk kokkos neigh half newton off) >"$work/out.$steps" 2>&1
   rc=$?
   [ $rc -eq 0 ] || { tail -20 "$work/out.$steps"; fail "lmp exited with $rc ($steps steps)"; }

@@ -158,6 +158,7 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridKokkosOracle, ::testing::ValuesIn(kokkos_
 TEST(HGridKokkos, ShortRowsAndPackedStorageAtSizeRatio100)
 {
   SystemSpec s = kokkos_spec(powerlaw_system(2000, 100.0, 0.5), "off");
+  s.neighbor = "hgrid kk/host kernels";    // the kernels' rows, on a host backend too
   auto lmp = make_system(s);
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
   EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout.search,
@@ -530,7 +531,7 @@ TEST(HGridKokkos, AtomOrderAndCellOrderBuildTheSameRows)
   SystemSpec s = kokkos_spec(powerlaw_system(3000, 30.0, 0.3), "off");
   PairCounts expected;
   auto rows_of = [&](const char *order) {
-    s.neighbor = std::string("hgrid kk/order ") + order;
+    s.neighbor = std::string("hgrid kk/host kernels kk/order ") + order;
     auto lmp = make_system(s);
     EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
     EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp.get())->kk_cell_order(),
@@ -600,7 +601,7 @@ TEST(HGridKokkos, SplitSearchesBuildTheSameRows)
   s.before_pair.push_back("atom_modify sort 0 0.0");
   double split = 0.0, longest = 0.0, row = 0.0;
   auto rows_of = [&](const std::string &words) {
-    s.neighbor = "hgrid " + words;
+    s.neighbor = "hgrid kk/host kernels " + words;
     auto lmp = make_system(s);
     EXPECT_TRUE(pair_list_by_hgrid(lmp.get()));
     EXPECT_EQ(
@@ -681,46 +682,115 @@ TEST(HGridKokkos, DeviceSortPutsPartnersCloseInMemory)
 // the kk binning's counting sort (on a host execution space each thread counts and
 // fills its share of the cells without atomics; on a GPU atomics, then a sort per cell)
 // leaves every cell's atoms in index order and the counts at zero for the next build:
-// after builds of moving atoms the bins are those the atoms' cells give
+// after builds of moving atoms the bins are those the atoms' cells give.  On a host
+// backend the same for the CPU's binning (kk/host cpu, the default), whose atom2cell
+// is the host array of NBinHGrid
 TEST(HGridKokkos, BinsHoldEachCellsAtomsInIndexOrder)
 {
-  SystemSpec s = kokkos_spec(powerlaw_system(3000, 100.0, 0.3), "off");
-  auto lmp = make_system(s);
-  commands(lmp.get(),
-           {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
-            "neigh_modify every 1 delay 0 check no", "run 20 post no"});
-  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
-  auto *bins =
-      dynamic_cast<LAMMPS_NS::NBinHGridKokkos<LMPDeviceType> *>(lmp->force->pair->list->np->nb);
-  ASSERT_NE(bins, nullptr) << "the pair list's bins are not hgrid/kk's";
-  const hgrid::GridView g = bins->device_view();
-  const int ncells = bins->get_cells().num_cells();
-  const int nall = lmp->atom->nlocal + lmp->atom->nghost;
-  using Unmanaged = Kokkos::View<const int *, LMPDeviceType, Kokkos::MemoryUnmanaged>;
-  auto start =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Unmanaged(g.cell_start, ncells + 1));
-  auto slots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Unmanaged(g.slots, nall));
-  auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins->d_atom2cell);
-
-  std::vector<std::vector<int>> expected(ncells);
-  int binned = 0;
-  for (int i = 0; i < nall; i++)
-    if (cell(i) >= 0) {
-      ASSERT_LT(cell(i), ncells);
-      expected[cell(i)].push_back(i);
-      binned++;
+  for (const char *host : {"kernels", "cpu"}) {
+    SystemSpec s = kokkos_spec(powerlaw_system(3000, 100.0, 0.3), "off");
+    s.neighbor = std::string("hgrid kk/host ") + host;
+    auto lmp = make_system(s);
+    commands(lmp.get(),
+             {"velocity all create 1.0 4928459 loop geom", "fix integrate all nve/sphere",
+              "neigh_modify every 1 delay 0 check no", "run 20 post no"});
+    ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+    auto *bins =
+        dynamic_cast<LAMMPS_NS::NBinHGridKokkos<LMPDeviceType> *>(lmp->force->pair->list->np->nb);
+    ASSERT_NE(bins, nullptr) << "the pair list's bins are not hgrid/kk's";
+    const hgrid::GridView g = bins->device_view();
+    const int ncells = bins->get_cells().num_cells();
+    const int nall = lmp->atom->nlocal + lmp->atom->nghost;
+    using Unmanaged = Kokkos::View<const int *, LMPDeviceType, Kokkos::MemoryUnmanaged>;
+    auto start = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                     Unmanaged(g.cell_start, ncells + 1));
+    auto slots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Unmanaged(g.slots, nall));
+    std::vector<int> cell(nall);
+    if (bins->cpu_builds()) {
+      std::copy(bins->atom2cell, bins->atom2cell + nall, cell.begin());
+    } else {
+      auto d_cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins->d_atom2cell);
+      ASSERT_GE(static_cast<int>(d_cell.extent(0)), nall);
+      std::copy(d_cell.data(), d_cell.data() + nall, cell.begin());
     }
-  EXPECT_GT(binned, lmp->atom->nlocal - 1);
-  ASSERT_EQ(start(ncells), binned);
-  int mismatched = 0;
-  for (int c = 0; c < ncells; c++) {
-    const std::vector<int> held(slots.data() + start(c), slots.data() + start(c + 1));
-    mismatched += held != expected[c];
+#ifndef LMP_KOKKOS_GPU
+    EXPECT_EQ(bins->cpu_builds(), std::string(host) == "cpu");
+#endif
+
+    std::vector<std::vector<int>> expected(ncells);
+    int binned = 0;
+    for (int i = 0; i < nall; i++)
+      if (cell[i] >= 0) {
+        ASSERT_LT(cell[i], ncells);
+        expected[cell[i]].push_back(i);
+        binned++;
+      }
+    EXPECT_GT(binned, lmp->atom->nlocal - 1) << host;
+    ASSERT_EQ(start(ncells), binned);
+    int mismatched = 0;
+    for (int c = 0; c < ncells; c++) {
+      const std::vector<int> held(slots.data() + start(c), slots.data() + start(c + 1));
+      mismatched += held != expected[c];
+    }
+    EXPECT_EQ(mismatched, 0) << host << ": cells whose slots are not their atoms in index order";
+    EXPECT_EQ(
+        compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
+        "")
+        << host;
   }
-  EXPECT_EQ(mismatched, 0) << "cells whose slots are not their atoms in index order";
-  EXPECT_EQ(
-      compare(oracle(lmp.get(), ListKind::HalfNewtoff), kokkos_pair_list(lmp.get()).pairs.counts),
-      "");
+}
+
+// on a host execution space (kk/host cpu, the default) the Kokkos list is the CPU
+// builder's: the model's search direction (not the kernels' Bottom-Up), the CPU run's
+// cells and distance checks for the same atoms, its pairs, packed back to back; a
+// value other than cpu or kernels is refused by name.  (Newton off: the granular
+// history fix of KOKKOS requires it.)
+TEST(HGridKokkos, HostListsAreTheCpuBuilders)
+{
+#ifdef LMP_KOKKOS_GPU
+  GTEST_SKIP() << "a GPU build's Kokkos lists are the device kernels'";
+#endif
+  for (const char *newton : {"off"}) {
+    SystemSpec cpu = powerlaw_system(3000, 100.0, 0.3);
+    cpu.newton = std::string(newton) == "on";
+    const SystemSpec kk = kokkos_spec(cpu, newton);
+    auto lmp = make_system(kk);
+    auto lmp_cpu = make_system(cpu);
+    ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+    const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());
+    const auto *planner_cpu = LAMMPS_NS::HGridPlanner::find(lmp_cpu.get());
+    EXPECT_FALSE(planner->kk_host_kernels());
+    EXPECT_EQ(planner->plan().layout.search, planner_cpu->plan().layout.search) << newton;
+    EXPECT_EQ(planner->plan().layout.search, hgrid::Search::TopDown) << newton;
+    EXPECT_EQ(planner->last_build().cells_visited, planner_cpu->last_build().cells_visited)
+        << newton;
+    EXPECT_EQ(planner->last_build().distance_checks, planner_cpu->last_build().distance_checks)
+        << newton;
+    const KokkosList rows = kokkos_pair_list(lmp.get());
+    const auto kind = cpu.newton ? ListKind::HalfNewton : ListKind::HalfNewtoff;
+    EXPECT_EQ(compare(oracle(lmp.get(), kind), rows.pairs.counts), "") << newton;
+    EXPECT_EQ(compare(gather_list(lmp_cpu.get(), 0, true).counts, rows.pairs.counts), "")
+        << newton << ": kk hgrid vs the CPU run";
+    EXPECT_EQ(rows.pairs.wrong_history_bits, 0);
+    EXPECT_TRUE(rows.back_to_back);
+    EXPECT_LE(rows.slots, rows.entries + rows.entries / 5 + 1);
+
+    SystemSpec kernels = kk;
+    kernels.neighbor = "hgrid kk/host kernels";
+    auto lmp_kernels = make_system(kernels);
+    EXPECT_EQ(LAMMPS_NS::HGridPlanner::find(lmp_kernels.get())->plan().layout.search,
+              hgrid::Search::BottomUp);
+    EXPECT_EQ(compare(rows.pairs.counts, kokkos_pair_list(lmp_kernels.get()).pairs.counts), "")
+        << newton << ": the CPU builder vs the kernels";
+  }
+  SystemSpec s = kokkos_spec(powerlaw_system(200, 5.0, 0.2), "off");
+  s.neighbor = "hgrid kk/host gpu";
+  std::string msg = error_of(s, {});
+  EXPECT_NE(msg.find("Neighbor hgrid kk/host must be cpu or kernels, got gpu"), std::string::npos)
+      << msg;
+  s.neighbor = "hgrid kk/host";
+  msg = error_of(s, {});
+  EXPECT_NE(msg.find("Missing value for neighbor hgrid keyword kk/host"), std::string::npos) << msg;
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

@@ -29,8 +29,16 @@ template <class DeviceType>
 NBinHGridKokkos<DeviceType>::NBinHGridKokkos(LAMMPS *lmp) : NBinHGrid(lmp), ncells_alloc(-1)
 {
   kokkos = 1;
+  on_device = !kHostBins;
   d_status = typename AT::t_int_scalar("hgrid/kk:status");
   h_status = Kokkos::create_mirror_view(d_status);
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> bool NBinHGridKokkos<DeviceType>::cpu_builds() const
+{
+  return kHostBins && !planner->kk_host_kernels();
 }
 
 /* ----------------------------------------------------------------------
@@ -47,11 +55,13 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::copy_neighbor_info
 
 template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms_setup(int nall)
 {
-  if (nall <= maxatom) return;
-  maxatom = nall;
-  d_atom2cell = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:atom2cell"), maxatom);
-  if constexpr (!kHostBins)
-    d_slots = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:slots"), maxatom);
+  if (cpu_builds()) {
+    NBinHGrid::bin_atoms_setup(nall);    // atom2cell (maxatom counts its atoms)
+    return;
+  }
+  if (nall <= (int) d_atom2cell.extent(0)) return;
+  d_atom2cell = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:atom2cell"), nall);
+  if constexpr (!kHostBins) d_slots = typename AT::t_int_1d(Kokkos::NoInit("hgrid/kk:slots"), nall);
 }
 
 /* ----------------------------------------------------------------------
@@ -101,6 +111,11 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::bin_atoms()
   if (includegroup)
     error->all(FLERR, Error::NOLASTLINE,
                "Neighbor hgrid with KOKKOS does not support neigh_modify include");
+  if (cpu_builds()) {    // the CPU's binning, on the host's atom arrays
+    atomKK->sync(Host, X_MASK | RADIUS_MASK);
+    NBinHGrid::bin_atoms();
+    return;
+  }
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
   atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space, X_MASK | RADIUS_MASK);
@@ -208,8 +223,9 @@ template <class DeviceType> void NBinHGridKokkos<DeviceType>::fill_cells(int nal
 template <class DeviceType> double NBinHGridKokkos<DeviceType>::memory_usage()
 {
   const double levels = d_levels.extent(0) * sizeof(hgrid::LevelView);
-  if constexpr (kHostBins) return (double) maxatom * sizeof(int) + cells.memory_bytes() + levels;
-  return 2.0 * maxatom * sizeof(int) + (2.0 * ncells_alloc + 1) * sizeof(int) + levels;
+  const double atoms = (double) d_atom2cell.extent(0) * sizeof(int);
+  if constexpr (kHostBins) return NBinHGrid::memory_usage() + atoms + levels;
+  return 2.0 * atoms + (2.0 * ncells_alloc + 1) * sizeof(int) + levels;
 }
 
 namespace LAMMPS_NS {

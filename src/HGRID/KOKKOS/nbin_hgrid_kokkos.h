@@ -64,6 +64,9 @@ template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
   // for its cache line: 2.8 ms of a 41 ms build at N = 1e5), whose arrays the search reads
   static constexpr bool kHostBins =
       std::is_same_v<typename DeviceType::execution_space, Kokkos::DefaultHostExecutionSpace>;
+  // a host execution space whose lists the CPU builder makes (neighbor hgrid kk/host
+  // cpu, the default): the CPU's binning, NBinHGrid::bin_atoms() on the host arrays
+  bool cpu_builds() const;
 
  private:
   Kokkos::View<hgrid::LevelView *, DeviceType> d_levels;

@@ -11,6 +11,7 @@
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
+#include "comm.h"
 #include "error.h"
 #include "force.h"
 #include "hgrid_planner.h"
@@ -172,7 +173,9 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build(NeighList *list_)
   atomKK->sync(ExecutionSpaceFromDevice<DeviceType>::space,
                X_MASK | RADIUS_MASK | (TRI ? TAG_MASK : 0));
   hgrid::SearchCounters count;
-  if (list->packed_ok)
+  if (build_by_cpu(list, nlocal, count))
+    ;
+  else if (list->packed_ok)
     build_packed(list, nlocal, count);
   else
     build_dense(list, nlocal, count);
@@ -180,6 +183,109 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::build(NeighList *list_)
   list->gnum = 0;
   list->k_ilist.template modify<DeviceType>();
   if (!list->occasional) planner->report_build(count, platform::walltime() - start_time);
+}
+
+/* ----------------------------------------------------------------------
+   a host execution space whose bins the CPU binned (NBinHGridKokkos::cpu_builds):
+   the CPU builder's rows copied into the list; false elsewhere
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+bool NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_by_cpu(NeighListKokkos<DeviceType> *list,
+                                                             int nlocal,
+                                                             hgrid::SearchCounters &count)
+{
+  if constexpr (!NBinHGridKokkos<DeviceType>::kHostBins) {
+    return false;
+  } else {
+    if (!static_cast<NBinHGridKokkos<DeviceType> *>(hbin)->cpu_builds()) return false;
+    if (!cpu) cpu = std::make_unique<NPairHGrid<1, NEWTON, 1, TRI>>(lmp);
+    if (!cpu_list || cpu_list_threads != comm->nthreads) {    // a page per thread
+      cpu_list = std::make_unique<NeighList>(lmp);
+      cpu_list->setup_pages(neighbor->pgsize, neighbor->oneatom);
+      cpu_list_threads = comm->nthreads;
+    }
+    cpu_list->history = list->history;
+    cpu_list->grow(nlocal, nlocal + atom->nghost);
+    cpu->nb = nb;
+    cpu->ns = ns;
+    cpu->NPair::copy_neighbor_info();    // (not the planner's note: this list made it)
+    cpu->build_setup();
+    atomKK->sync(Host,
+                 X_MASK | RADIUS_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
+                     (exclude && atom->molecule_flag ? MOLECULE_MASK : 0));
+    count = cpu->build_threaded(cpu_list.get());
+    copy_cpu_rows(list, nlocal);
+    return true;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   the CPU builder's rows into the list: packed back to back for consumers that
+   read them so, else dense (widened to 1.2x the longest row if it overflows)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::copy_cpu_rows(NeighListKokkos<DeviceType> *list,
+                                                              int nlocal)
+{
+  if constexpr (NBinHGridKokkos<DeviceType>::kHostBins) {    // host memory only
+    const int *cpu_numneigh = cpu_list->numneigh;
+    int *const *cpu_rows = cpu_list->firstneigh;
+    const auto numneigh = list->d_numneigh;
+    const auto ilist = list->d_ilist;
+    if (list->packed_ok) {
+      list->rows.packed = 1;
+      if ((int) d_tight_start.extent(0) < atom->nmax)
+        d_tight_start = typename AT::t_int_1d("hgrid/kk:tight_start", atom->nmax);
+      const auto start = d_tight_start;
+      long long pairs = 0;
+      Kokkos::parallel_scan(
+          "hgrid/kk:cpu_row_start", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+          KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
+            if (final) start(i) = static_cast<int>(sum);
+            sum += cpu_numneigh[i];
+          },
+          pairs);
+      if (pairs > MAXSMALLINT)
+        error->one(FLERR, "Neighbor hgrid/kk list needs more than 2^31 slots on one MPI rank");
+      if ((int) d_tight_rows.extent(1) < pairs)
+        d_tight_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
+                                                   pairs + pairs / 5 + 1);
+      const auto to = d_tight_rows;
+      Kokkos::parallel_for(
+          "hgrid/kk:cpu_rows", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+          KOKKOS_LAMBDA(const int i) {
+            const int n = cpu_numneigh[i], first = start(i);
+            for (int k = 0; k < n; k++) to(0, first + k) = cpu_rows[i][k];
+            numneigh(i) = n;
+            ilist(i) = i;
+          });
+      list->d_neighbors = d_tight_rows;
+      list->rows.d_start = d_tight_start;
+      return;
+    }
+    list->rows.packed = 0;
+    int longest = 0;
+    for (int i = 0; i < nlocal; i++) longest = MAX(longest, cpu_numneigh[i]);
+    if (longest > list->maxneighs) {
+      list->maxneighs = static_cast<int>(longest * 1.2) + 1;
+      list->grow(nlocal);
+    }
+    const auto to = list->d_neighbors;
+    Kokkos::parallel_for(
+        "hgrid/kk:cpu_rows", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+        KOKKOS_LAMBDA(const int i) {
+          const int n = cpu_numneigh[i];
+          for (int k = 0; k < n; k++) to(i, k) = cpu_rows[i][k];
+          numneigh(i) = n;
+          ilist(i) = i;
+        });
+    if (lmp->kokkos->neigh_transpose)
+      TransposeHelperKokkos<DeviceType, typename AT::t_neighbors_2d,
+                            typename AT::t_neighbors_2d_lr>(list->d_neighbors,
+                                                            list->d_neighbors_transpose);
+  }
 }
 
 /* ----------------------------------------------------------------------

@@ -61,29 +61,14 @@ NPairStyle(half/size/hgrid/newton/tri/omp/atomonly,
 namespace LAMMPS_NS {
 
 /* The lists of NPairHGrid built by the threads of the OPENMP package (package omp,
-   -sf omp): each thread takes chunks of owned atoms in turn (dynamic schedule: rows
-   of large particles cost more) and builds their rows with NPairHGrid::build_rows
-   into its own page; every row holds exactly the pairs of the serial build.
-
-   A chunk is a few large contiguous blocks of atoms per thread, not many small ones:
-   atoms are sorted in space (atom_modify sort), so a thread that builds the next
-   rows of its own block finds their partners' positions still in its core's cache.
-   Measured at N = 1e5 on 2 threads (2-core VM), 1 -> 2 threads speed-up of the
-   build with 128-atom chunks / 4 blocks per thread: 2d omega 1 1.48 / 1.77, 3d
-   omega 1 1.62 / 1.78, 3d alpha -3 omega 100 1.71 / 1.74. */
+   -sf omp): NPairHGrid::build_threaded(), each thread taking chunks of owned atoms in
+   turn into its own page; every row holds exactly the pairs of the serial build. */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI = 0>
 class NPairHGridOmp : public NPairHGrid<HALF, NEWTON, ATOMONLY, TRI> {
  public:
   NPairHGridOmp(class LAMMPS *lmp) : NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>(lmp) {}
   void build(class NeighList *) override;
-
- private:
-  static constexpr int BLOCKS_PER_THREAD = 4;    // chunks of owned atoms per thread
-  static constexpr int MIN_CHUNK = 128;          // owned atoms a thread takes at least
-  static int chunk_size(int nlocal, int nthreads);
-  void build_threads(class NeighList *list, int nlocal, int chunk, long long &visited,
-                     long long &checks, int &longest);
 };
 
 }    // namespace LAMMPS_NS
