@@ -236,22 +236,10 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::copy_cpu_rows(NeighListKokkos<De
     const auto ilist = list->d_ilist;
     if (list->packed_ok) {
       list->rows.packed = 1;
-      if ((int) d_tight_start.extent(0) < atom->nmax)
-        d_tight_start = typename AT::t_int_1d("hgrid/kk:tight_start", atom->nmax);
+      place_tight(
+          Kokkos::View<const int *, DeviceType, Kokkos::MemoryUnmanaged>(cpu_numneigh, nlocal),
+          nlocal);
       const auto start = d_tight_start;
-      long long pairs = 0;
-      Kokkos::parallel_scan(
-          "hgrid/kk:cpu_row_start", Kokkos::RangePolicy<DeviceType>(0, nlocal),
-          KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
-            if (final) start(i) = static_cast<int>(sum);
-            sum += cpu_numneigh[i];
-          },
-          pairs);
-      if (pairs > MAXSMALLINT)
-        error->one(FLERR, "Neighbor hgrid/kk list needs more than 2^31 slots on one MPI rank");
-      if ((int) d_tight_rows.extent(1) < pairs)
-        d_tight_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
-                                                   pairs + pairs / 5 + 1);
       const auto to = d_tight_rows;
       Kokkos::parallel_for(
           "hgrid/kk:cpu_rows", Kokkos::RangePolicy<DeviceType>(0, nlocal),
@@ -354,21 +342,9 @@ template <class DeviceType, int NEWTON, int TRI>
 void NPairHGridKokkos<DeviceType, NEWTON, TRI>::pack_tight(NeighListKokkos<DeviceType> *list,
                                                            int nlocal)
 {
-  if ((int) d_tight_start.extent(0) < atom->nmax)
-    d_tight_start = typename AT::t_int_1d("hgrid/kk:tight_start", atom->nmax);
   const auto numneigh = list->d_numneigh;
+  place_tight(numneigh, nlocal);
   const auto tight_start = d_tight_start;
-  long long pairs = 0;
-  Kokkos::parallel_scan(
-      "hgrid/kk:tight_start", Kokkos::RangePolicy<DeviceType>(0, nlocal),
-      KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
-        if (final) tight_start(i) = static_cast<int>(sum);
-        sum += numneigh(i);
-      },
-      pairs);
-  if ((int) d_tight_rows.extent(1) < pairs)
-    d_tight_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
-                                               pairs + pairs / 5 + 1);
   const auto from = d_room_rows;
   const auto from_start = d_room_start;
   const auto to = d_tight_rows;
@@ -386,6 +362,33 @@ void NPairHGridKokkos<DeviceType, NEWTON, TRI>::pack_tight(NeighListKokkos<Devic
       });
   list->d_neighbors = d_tight_rows;
   list->rows.d_start = d_tight_start;
+}
+
+/* ----------------------------------------------------------------------
+   rows of counts(i) slots placed back to back (d_tight_start, an exclusive scan)
+   and d_tight_rows with room for them
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+template <class Counts>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::place_tight(const Counts &counts, int nlocal)
+{
+  if ((int) d_tight_start.extent(0) < atom->nmax)
+    d_tight_start = typename AT::t_int_1d("hgrid/kk:tight_start", atom->nmax);
+  const auto start = d_tight_start;
+  long long pairs = 0;
+  Kokkos::parallel_scan(
+      "hgrid/kk:tight_start", Kokkos::RangePolicy<DeviceType>(0, nlocal),
+      KOKKOS_LAMBDA(const int i, long long &sum, const bool final) {
+        if (final) start(i) = static_cast<int>(sum);
+        sum += counts(i);
+      },
+      pairs);
+  if (pairs > MAXSMALLINT)
+    error->one(FLERR, "Neighbor hgrid/kk list needs more than 2^31 slots on one MPI rank");
+  if ((int) d_tight_rows.extent(1) < pairs)
+    d_tight_rows = typename AT::t_neighbors_2d(Kokkos::NoInit("neighlist:neighbors"), 1,
+                                               pairs + pairs / 5 + 1);
 }
 
 /* ----------------------------------------------------------------------

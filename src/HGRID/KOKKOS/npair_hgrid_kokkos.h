@@ -144,6 +144,7 @@ class NPairHGridKokkos : public NPairHGridBase {
   int place_rows(NeighListKokkos<DeviceType> *list, int nlocal);
   int longest_row(NeighListKokkos<DeviceType> *list, int nlocal, int level);
   void pack_tight(NeighListKokkos<DeviceType> *list, int nlocal);
+  template <class Counts> void place_tight(const Counts &counts, int nlocal);
   void copy_cpu_rows(NeighListKokkos<DeviceType> *list, int nlocal);
 
  protected:
