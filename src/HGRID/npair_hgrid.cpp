@@ -250,8 +250,14 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::fit_pages(NeighList *list)
 {
   if (list->oneatom >= neighbor->oneatom && list->pgsize >= neighbor->pgsize) return;
-  list->oneatom = neighbor->oneatom;
-  list->pgsize = neighbor->pgsize;
+  list->oneatom = own_room ? MAX(list->oneatom, neighbor->oneatom) : neighbor->oneatom;
+  list->pgsize = own_room ? MAX(list->pgsize, neighbor->pgsize) : neighbor->pgsize;
+  init_pages(list);
+}
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::init_pages(NeighList *list)
+{
   for (int t = 0; t < comm->nthreads; t++)
     list->ipage[t].init(list->oneatom, list->pgsize, PAGE_DELTA);
 }
@@ -260,13 +266,20 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::fit_pages(NeighList *list)
    a row of \p longest partners outgrew the pages (neigh_modify one): with
    one and page as LAMMPS or hgrid set them the planner grows them to 1.2x
    the row and the build runs again (true), so that a dense polydisperse bed
-   needs no neigh_modify line; a room the user set gets the stock error
+   needs no neigh_modify line; a room the user set gets the stock error.  A
+   list of its own room (own_room) grows it to 1.2x the row by itself
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::grow_pages(NeighList *list, int longest)
 {
   if (longest <= list->oneatom) return false;
+  if (own_room) {
+    list->oneatom = longest + longest / 5 + 1;
+    list->pgsize = MAX(list->pgsize, HGridPlanner::PAGE_ROOMS * list->oneatom);
+    init_pages(list);
+    return true;
+  }
   if (!planner->grow_row_room(longest))
     error->one(FLERR, Error::NOLASTLINE,
                "Neighbor list overflow, boost neigh_modify one" + utils::errorurl(36));

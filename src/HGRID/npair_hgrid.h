@@ -117,6 +117,10 @@ class NPairHGrid : public NPairHGridBase {
   // package omp (NPairHGridOmp) and of KOKKOS on a host execution space (whose threads
   // comm->nthreads counts there: NPairHGridKokkos) build with it
   hgrid::SearchCounters build_threaded(class NeighList *list);
+  // the list's room per row is its own, grown past neigh_modify one by the build
+  // (NPairHGridKokkos' list: Kokkos lists grow as those of kk bin do), else the
+  // room of neigh_modify one/page, which only the planner grows (grow_row_room)
+  bool own_room = false;
 
  protected:
   // full lists search all levels; newton-off half lists the other direction for ghosts
@@ -151,6 +155,7 @@ class NPairHGrid : public NPairHGridBase {
   // pages with the room of neigh_modify one/page, which a row longer than one grows
   // (HGridPlanner::grow_row_room: true, build again) unless the user set them
   void fit_pages(class NeighList *list);
+  void init_pages(class NeighList *list);
   bool grow_pages(class NeighList *list, int longest);
   static constexpr int PAGE_DELTA = 1;    // pages allocated at a time (NeighList's)
   int owned_atoms() const;

@@ -71,6 +71,7 @@ struct KokkosList {
   long entries = 0;            // neighbors stored
   long slots = 0;              // room the list holds for them
   int longest_owned = 0;       // most owned partners in one row
+  int longest = 0;             // most partners in one row
   bool back_to_back = true;    // packed rows: each starts where the one before it ends
 };
 
@@ -97,6 +98,7 @@ KokkosList kokkos_pair_list(LAMMPS *lmp)
     for (int jj = 0; jj < numneigh(i); jj++)
       owned += (entry(i, jj) & NEIGHMASK) < lmp->atom->nlocal;
     result.longest_owned = std::max(result.longest_owned, owned);
+    result.longest = std::max(result.longest, static_cast<int>(numneigh(i)));
     result.entries += numneigh(i);
   }
   result.pairs = gather_rows(lmp, list->inum, ilist.data(), numneigh.data(), entry, true);
@@ -791,6 +793,47 @@ TEST(HGridKokkos, HostListsAreTheCpuBuilders)
   s.neighbor = "hgrid kk/host";
   msg = error_of(s, {});
   EXPECT_NE(msg.find("Missing value for neighbor hgrid keyword kk/host"), std::string::npos) << msg;
+}
+
+// unit spheres on a lattice and two intruders of diameter 20, each overlapping about
+// 4800 of them, under -sf kk with neigh_modify one 1000: the rows of the intruders
+// outgrow one.  Kokkos lists grow past it (kk bin's do: not run here, its rows as wide
+// as the longest take minutes to allocate with the history arrays), and so do kk
+// hgrid's, the CPU builder's on a host backend too (a room of its own), with their
+// pairs equal to the oracle's and the user's one unchanged; the CPU classes keep the
+// stock error (RowRoom test)
+TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
+{
+  std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD,
+                                          {"-k", "on", kDevice[0], kDevice[1], "-sf", "kk", "-pk",
+                                           "kokkos", "neigh", "half", "newton", "off"}));
+  commands(lmp.get(),
+           {"units lj",
+            "atom_style sphere 1",
+            "boundary p p p",
+            "newton off",
+            "comm_modify vel yes",
+            "region box block 0 24.48 0 24.48 0 24.48 units box",
+            "create_box 2 box",
+            "lattice sc $(1.0/1.02^3)",
+            "create_atoms 1 box",
+            "create_atoms 2 random 2 77 NULL",
+            "set type 1 diameter 1.0",
+            "set type 2 diameter 20.0",
+            "set group all density 1.0",
+            "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
+            "pair_coeff * *",
+            "neighbor 0.2 hgrid",
+            "neigh_modify every 1 delay 0 check no one 1000 page 100000",
+            "velocity all create 0.5 4712 loop geom",
+            "fix integrate all nve/sphere",
+            "timestep 0.001",
+            "run 2 post no"});
+  ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
+  const KokkosList rows = kokkos_pair_list(lmp.get());
+  EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), rows.pairs.counts), "");
+  EXPECT_GT(rows.longest, 1000) << "no row outgrew neigh_modify one";
+  EXPECT_EQ(lmp->neighbor->oneatom, 1000) << "the user's one changed";
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

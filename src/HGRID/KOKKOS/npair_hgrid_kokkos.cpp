@@ -199,7 +199,10 @@ bool NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_by_cpu(NeighListKokkos<Dev
     return false;
   } else {
     if (!static_cast<NBinHGridKokkos<DeviceType> *>(hbin)->cpu_builds()) return false;
-    if (!cpu) cpu = std::make_unique<NPairHGrid<1, NEWTON, 1, TRI>>(lmp);
+    if (!cpu) {
+      cpu = std::make_unique<NPairHGrid<1, NEWTON, 1, TRI>>(lmp);
+      cpu->own_room = true;    // rows longer than neigh_modify one, as kk bin's
+    }
     if (!cpu_list || cpu_list_threads != comm->nthreads) {    // a page per thread
       cpu_list = std::make_unique<NeighList>(lmp);
       cpu_list->setup_pages(neighbor->pgsize, neighbor->oneatom);
