@@ -832,8 +832,8 @@ TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
   const KokkosList rows = kokkos_pair_list(lmp.get());
   EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), rows.pairs.counts), "");
-  int longest = 0;    // on any rank: an intruder is owned by one
-  MPI_Allreduce(&rows.longest, &longest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  int mine = rows.longest, longest = 0;    // on any rank: an intruder is owned by one
+  MPI_Allreduce(&mine, &longest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_GT(longest, 1000) << "no row outgrew neigh_modify one";
   EXPECT_EQ(lmp->neighbor->oneatom, 1000) << "the user's one changed";
 }
