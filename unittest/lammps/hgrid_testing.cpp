@@ -525,6 +525,30 @@ const std::vector<std::string> pour_column = {
     "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
     "region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box"};
 
+std::vector<std::string> intruders_input(const std::string &neigh_modify)
+{
+  return {"units lj",
+          "atom_style sphere 1",
+          "boundary p p p",
+          "newton off",
+          "comm_modify vel yes",
+          "region box block 0 24.48 0 24.48 0 24.48 units box",
+          "create_box 2 box",
+          "lattice sc $(1.0/1.02^3)",
+          "create_atoms 1 box",
+          "create_atoms 2 random 2 77 NULL",
+          "set type 1 diameter 1.0",
+          "set type 2 diameter 20.0",
+          "set group all density 1.0",
+          "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
+          "pair_coeff * *",
+          "neighbor 0.2 hgrid",
+          "neigh_modify every 1 delay 0 check no " + neigh_modify,
+          "velocity all create 0.5 4712 loop geom",
+          "fix integrate all nve/sphere",
+          "timestep 0.001"};
+}
+
 std::unique_ptr<LAMMPS> run_pour(const std::string &neighbor, const std::vector<std::string> &extra,
                                  int steps)
 {

@@ -163,6 +163,13 @@ void expect_lists_match_oracle(LAMMPS_NS::LAMMPS *lmp, bool newton, const std::s
 /// a wall/gran floor and an insertion region "slab"; without neighbor and fix pour.
 extern const std::vector<std::string> pour_column;
 
+/// Unit spheres on a lattice (24^3, newton off) and two intruders of diameter 20, each
+/// overlapping about 4800 of them, moving with contact history (gran/hooke/history,
+/// nve/sphere, list rebuilt every step) under "neighbor 0.2 hgrid" and
+/// "neigh_modify ... \p neigh_modify": rows longer than neigh_modify one's default;
+/// without a run command.
+[[nodiscard]] std::vector<std::string> intruders_input(const std::string &neigh_modify);
+
 /// Run the lmp executable \p lmp (with extra command-line \p args) on \p input, written
 /// to NAME.in, logging to NAME.log; returns the log. For what must be a process of its
 /// own (a continuation from a restart file, the log of a whole run); one MPI rank only.

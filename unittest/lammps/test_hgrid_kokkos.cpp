@@ -807,28 +807,8 @@ TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
   std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD,
                                           {"-k", "on", kDevice[0], kDevice[1], "-sf", "kk", "-pk",
                                            "kokkos", "neigh", "half", "newton", "off"}));
-  commands(lmp.get(),
-           {"units lj",
-            "atom_style sphere 1",
-            "boundary p p p",
-            "newton off",
-            "comm_modify vel yes",
-            "region box block 0 24.48 0 24.48 0 24.48 units box",
-            "create_box 2 box",
-            "lattice sc $(1.0/1.02^3)",
-            "create_atoms 1 box",
-            "create_atoms 2 random 2 77 NULL",
-            "set type 1 diameter 1.0",
-            "set type 2 diameter 20.0",
-            "set group all density 1.0",
-            "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
-            "pair_coeff * *",
-            "neighbor 0.2 hgrid",
-            "neigh_modify every 1 delay 0 check no one 1000 page 100000",
-            "velocity all create 0.5 4712 loop geom",
-            "fix integrate all nve/sphere",
-            "timestep 0.001",
-            "run 2 post no"});
+  commands(lmp.get(), intruders_input("one 1000 page 100000"));
+  commands(lmp.get(), {"run 2 post no"});
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
   const KokkosList rows = kokkos_pair_list(lmp.get());
   EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), rows.pairs.counts), "");
