@@ -246,7 +246,7 @@ hgrid::PlanSettings HGridPlanner::settings() const
 bool HGridPlanner::kernel_bins() const
 {
   for (const NBin *b : bins)
-    if (b->kokkos && (host_kernels || static_cast<const NBinHGrid *>(b)->on_device)) return true;
+    if (!static_cast<const NBinHGrid *>(b)->cpu_builds()) return true;
   return false;
 }
 

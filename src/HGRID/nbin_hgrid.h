@@ -56,8 +56,9 @@ class NBinHGrid : public NBin {
   hgrid::GridView view() const;
 
   int *atom2cell;    // global cell (CellLists numbering) of each atom, -1 if not binned
-  // searched by the Kokkos kernels wherever they run: NBinHGridKokkos on a device
-  bool on_device = false;
+  // its lists are built by the CPU classes' search (false: by the Kokkos kernels,
+  // NBinHGridKokkos on a device or with neighbor hgrid kk/host kernels)
+  virtual bool cpu_builds() const { return true; }
 
  protected:
   class HGridPlanner *planner;

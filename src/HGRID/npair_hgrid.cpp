@@ -151,23 +151,13 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
 {
   const double start_time = platform::walltime();
-  const int nlocal = owned_atoms();
-  hgrid::SearchCounters ghosts, count;
-  find_ghost_partners(ghosts);
-  fit_pages(list);
-  int longest;
-  do {
-    count = ghosts;
-    list->ipage[0].reset();
-    start_moves(1);
-    longest = build_rows(list, 0, nlocal, list->ipage[0], count, chunk_moves[0]);
-    longest = MAX(longest, moved_partners_room(list));
-  } while (grow_pages(list, longest));
+  const hgrid::SearchCounters count = build_threaded(list);
   finish_build(list, count, start_time);
 }
 
 /* ----------------------------------------------------------------------
-   the rows by comm->nthreads threads, chunks of owned atoms taken in turn
+   the rows by comm->nthreads threads, chunks of owned atoms taken in turn (one
+   thread: one chunk, the rows in atom order)
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
@@ -202,7 +192,8 @@ hgrid::SearchCounters NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threaded(Ne
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::chunk_size(int nlocal, int nthreads)
 {
-  const int blocks = BLOCKS_PER_THREAD * std::max(nthreads, 1);
+  if (nthreads <= 1) return std::max(nlocal, 1);    // one chunk: the serial build
+  const int blocks = BLOCKS_PER_THREAD * nthreads;
   return std::max(MIN_CHUNK, (nlocal + blocks - 1) / blocks);
 }
 
@@ -218,7 +209,8 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threads(NeighList *list, int
 {
   [[maybe_unused]] const int nthreads = comm->nthreads;
 #if defined(_OPENMP)
-#pragma omp parallel num_threads(nthreads) reduction(+ : visited, checks) reduction(max : longest)
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1) reduction(+ : visited, checks) \
+    reduction(max : longest)
 #endif
   {
 #if defined(_OPENMP)

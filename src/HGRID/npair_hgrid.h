@@ -112,10 +112,10 @@ class NPairHGrid : public NPairHGridBase {
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;
   // the rows of all owned atoms by comm->nthreads threads (OpenMP), each taking chunks
-  // of owned atoms in turn into its own page (list->ipage[thread]); every row holds
-  // exactly the pairs of build().  Returns the search's counters.  The builders of
-  // package omp (NPairHGridOmp) and of KOKKOS on a host execution space (whose threads
-  // comm->nthreads counts there: NPairHGridKokkos) build with it
+  // of owned atoms in turn into its own page (list->ipage[thread]; one thread: one
+  // chunk).  Returns the search's counters.  build() (serial, and package omp:
+  // NPairHGridOmp) and KOKKOS on a host execution space (whose threads comm->nthreads
+  // counts there: NPairHGridKokkos) build with it
   hgrid::SearchCounters build_threaded(class NeighList *list);
   // the list's room per row is its own, grown past neigh_modify one by the build
   // (NPairHGridKokkos' list: Kokkos lists grow as those of kk bin do), else the

@@ -29,7 +29,6 @@ template <class DeviceType>
 NBinHGridKokkos<DeviceType>::NBinHGridKokkos(LAMMPS *lmp) : NBinHGrid(lmp), ncells_alloc(-1)
 {
   kokkos = 1;
-  on_device = !kHostBins;
   d_status = typename AT::t_int_scalar("hgrid/kk:status");
   h_status = Kokkos::create_mirror_view(d_status);
 }

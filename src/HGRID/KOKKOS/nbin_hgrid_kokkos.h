@@ -66,7 +66,7 @@ template <class DeviceType> class NBinHGridKokkos : public NBinHGrid {
       std::is_same_v<typename DeviceType::execution_space, Kokkos::DefaultHostExecutionSpace>;
   // a host execution space whose lists the CPU builder makes (neighbor hgrid kk/host
   // cpu, the default): the CPU's binning, NBinHGrid::bin_atoms() on the host arrays
-  bool cpu_builds() const;
+  bool cpu_builds() const override;
 
  private:
   Kokkos::View<hgrid::LevelView *, DeviceType> d_levels;

@@ -104,6 +104,24 @@ template <class View> KOKKOS_INLINE_FUNCTION int atom_of_unit(const View &start,
 }    // namespace
 
 /* ----------------------------------------------------------------------
+   run setup: on a host execution space the CPU builder gets the neighbor settings
+   too (not the planner's note of the list: this class made it)
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEWTON, int TRI>
+void NPairHGridKokkos<DeviceType, NEWTON, TRI>::copy_neighbor_info()
+{
+  NPairHGridBase::copy_neighbor_info();
+  if constexpr (NBinHGridKokkos<DeviceType>::kHostBins) {
+    if (!cpu) {
+      cpu = std::make_unique<NPairHGrid<1, NEWTON, 1, TRI>>(lmp);
+      cpu->own_room = true;    // rows longer than neigh_modify one, as kk bin's
+    }
+    cpu->NPair::copy_neighbor_info();
+  }
+}
+
+/* ----------------------------------------------------------------------
    same-level rows to the device when the stencil changed (compared on the host)
 ------------------------------------------------------------------------- */
 
@@ -198,11 +216,7 @@ bool NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_by_cpu(NeighListKokkos<Dev
   if constexpr (!NBinHGridKokkos<DeviceType>::kHostBins) {
     return false;
   } else {
-    if (!static_cast<NBinHGridKokkos<DeviceType> *>(hbin)->cpu_builds()) return false;
-    if (!cpu) {
-      cpu = std::make_unique<NPairHGrid<1, NEWTON, 1, TRI>>(lmp);
-      cpu->own_room = true;    // rows longer than neigh_modify one, as kk bin's
-    }
+    if (!hbin->cpu_builds()) return false;
     if (!cpu_list || cpu_list_threads != comm->nthreads) {    // a page per thread
       cpu_list = std::make_unique<NeighList>(lmp);
       cpu_list->setup_pages(neighbor->pgsize, neighbor->oneatom);
@@ -212,11 +226,9 @@ bool NPairHGridKokkos<DeviceType, NEWTON, TRI>::build_by_cpu(NeighListKokkos<Dev
     cpu_list->grow(nlocal, nlocal + atom->nghost);
     cpu->nb = nb;
     cpu->ns = ns;
-    cpu->NPair::copy_neighbor_info();    // (not the planner's note: this list made it)
     cpu->build_setup();
-    atomKK->sync(Host,
-                 X_MASK | RADIUS_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
-                     (exclude && atom->molecule_flag ? MOLECULE_MASK : 0));
+    if (exclude)    // positions, radii (and IDs) are the host's already (build())
+      atomKK->sync(Host, TYPE_MASK | MASK_MASK | (atom->molecule_flag ? MOLECULE_MASK : 0));
     count = cpu->build_threaded(cpu_list.get());
     copy_cpu_rows(list, nlocal);
     return true;

@@ -149,6 +149,7 @@ class NPairHGridKokkos : public NPairHGridBase {
 
  protected:
   bool searches_both_directions() const override { return !NEWTON; }
+  void copy_neighbor_info() override;
   void copy_stencil_info() override;
 
  private:

@@ -9,22 +9,9 @@
 
 #include "npair_hgrid_omp.h"
 
-#include "neigh_list.h"
-#include "platform.h"
-
 using namespace LAMMPS_NS;
 
-/* ----------------------------------------------------------------------
-   the rows by the package's threads; counters and time go to the planner
-------------------------------------------------------------------------- */
-
-template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-void NPairHGridOmp<HALF, NEWTON, ATOMONLY, TRI>::build(NeighList *list)
-{
-  const double start_time = platform::walltime();
-  const hgrid::SearchCounters count = this->build_threaded(list);
-  this->finish_build(list, count, start_time);
-}
+// the /omp styles' classes (NPairHGrid::build() runs on the package's threads)
 
 namespace LAMMPS_NS {
 template class NPairHGridOmp<1, 1, 0>;

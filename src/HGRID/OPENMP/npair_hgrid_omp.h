@@ -61,14 +61,14 @@ NPairStyle(half/size/hgrid/newton/tri/omp/atomonly,
 namespace LAMMPS_NS {
 
 /* The lists of NPairHGrid built by the threads of the OPENMP package (package omp,
-   -sf omp): NPairHGrid::build_threaded(), each thread taking chunks of owned atoms in
-   turn into its own page; every row holds exactly the pairs of the serial build. */
+   -sf omp): NPairHGrid::build() runs on comm->nthreads threads, each taking chunks of
+   owned atoms in turn into its own page (build_threaded), so this class only names
+   the /omp styles; every list holds exactly the pairs of the serial build. */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI = 0>
 class NPairHGridOmp : public NPairHGrid<HALF, NEWTON, ATOMONLY, TRI> {
  public:
   NPairHGridOmp(class LAMMPS *lmp) : NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>(lmp) {}
-  void build(class NeighList *) override;
 };
 
 }    // namespace LAMMPS_NS
