@@ -8,6 +8,9 @@
 # Kokkos tests, memcheck and the table. Call 2 (HGRID_GPU_KIT=/tmp/gpu-devkit: nothing
 # built) runs the table rows call 1 had no time for (CASES), the kernel profile and the
 # round trips. A kit packed with --prebuilt makes call 1 build nothing either.
+# 1e6:100:hgrid+topdown (fourth): Top-Down with the split pass on the GPU against the
+# planner's Bottom-Up there (on the host Bottom-Up visits ~4x the cells per atom at
+# omega 100; the GPU chose it for short rows, one pair-kernel thread per row).
 # SECONDS: the call's budget; everything is packed into $OUT/gpu-session.tar.gz (the device
 # tool brings back at most 8 files), gpu.md, gpu.csv and build.log beside it.
 set -uo pipefail
@@ -17,7 +20,7 @@ budget=${2:-540}
 out=${OUT:-/tmp/gpu-out}
 work=/tmp/gpu-session.$phase && rm -rf "$work" && mkdir -p "$work"
 export HGRID_GPU_END=$(( $(date +%s) + budget - 25 )) HGRID_GPU_STEPS=50 HGRID_GPU_TIMEOUT=45
-all=1e6:1:bin,1e6:1:hgrid,1e6:100:hgrid,1e6:30:bin,1e6:30:hgrid,1e6:10:bin,1e6:10:hgrid
+all=1e6:1:bin,1e6:1:hgrid,1e6:100:hgrid,1e6:100:hgrid+topdown,1e6:30:bin,1e6:30:hgrid,1e6:10:bin,1e6:10:hgrid
 all+=,1e5:100:hgrid+bed,1e5:30:bin+bed,1e5:30:hgrid+bed,1e5:10:bin+bed,1e5:10:hgrid+bed
 all+=,1e7:100:hgrid:120,1e5:100:hgrid,1e5:1:bin,1e5:1:hgrid
 all+=,1e6:100:hgrid+splitno,1e6:100:hgrid+sort50,1e4:100:hgrid+bed_p1e-4,1e4:100:bin+bed_p1e-4:30
