@@ -308,6 +308,7 @@ void HGridPlanner::before_rebuild()
   // each hgrid bin class calls this (NBinHGrid::rebuild_due): once per rebuild
   if (update->ntimestep == due_step) return;
   due_step = update->ntimestep;
+  relevel_outgrown();
   if (built_plan != plan_id || ++plan_rebuilds < next_calibration) return;
   next_calibration *= CALIBRATION_SPACING;
   if (!calibrate_checks || neighbor->style != Neighbor::HGRID || !user.cell_sizes.empty() ||
@@ -348,6 +349,37 @@ void HGridPlanner::before_rebuild()
   if (comm->me == 0)
     utils::logmesg(lmp, "Neighbor hgrid: calibration took {:.3g} s\n",
                    platform::walltime() - start_time);
+}
+
+/* ----------------------------------------------------------------------
+   an atom outgrew the top level during the run (its radius grows: fix adapt,
+   pair granular's mdr model) and no fix hgrid/tune re-levels: the model's
+   layout for the running distribution, as the fix's re-level for a particle
+   that exceeds the top level (its headroom above the largest particle), with a
+   log line, before this step's ghosts are sent.  Stock bin lists keep running
+   there (for pairs within their cutoff); hgrid stopped with an error instead.
+   Explicit levels keep the error of NBinHGrid::bin_atoms(): the user chose the top
+------------------------------------------------------------------------- */
+
+void HGridPlanner::relevel_outgrown()
+{
+  if (tuning || !user.cell_sizes.empty() || neighbor->style != Neighbor::HGRID ||
+      current.layout.num_levels() == 0)
+    return;
+  double cmin, cmax;
+  cutoff_diameter_range(cmin, cmax);
+  if (!hgrid::overflows(current.layout, cmax)) return;
+  const double top = current.layout.top();
+  const auto decision = retune(hgrid::RelevelPolicy(), false);
+  if (!decision || decision->action == hgrid::Relevel::None) return;
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "Neighbor hgrid: step {} an atom of cutoff diameter {:.8g} outgrew the top "
+                   "level {:.8g}: re-levelled for the running size distribution "
+                   "(fix hgrid/tune re-levels it as it changes)\n",
+                   update->ntimestep, cmax, top);
+  logged = 0;
+  log_plan(nullptr, hgrid::SystemParams());
 }
 
 /* ----------------------------------------------------------------------

@@ -137,6 +137,7 @@ class HGridPlanner : protected Pointers {
     hgrid::Layout best;
   };
   Refinement refine(double cmin, double ctop);
+  void relevel_outgrown();
   bool calibrate_check_scale(Refinement &r, double cmin, double ctop);
   void new_plan_made();
   void adopt(const Refinement &r, double cmin, double ctop);

@@ -118,6 +118,7 @@ struct RebuildCheck {
   LAMMPS *lmp;
   int list;
   int checks = 0;
+  ListKind kind = ListKind::HalfNewton;
 };
 void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
 {
@@ -125,7 +126,7 @@ void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, dou
   for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
   // fix adapt changes the radii after the build of every 10th step (pre_force)
   if (c->lmp->neighbor->lastcall != step || step % 10 == 0 || ::testing::Test::HasFailure()) return;
-  expect_list_matches(c->lmp, c->list, ListKind::HalfNewton, false,
+  expect_list_matches(c->lmp, c->list, c->kind, false,
                       "list built at step " + std::to_string(step));
   c->checks++;
 }
@@ -154,6 +155,46 @@ TEST(HGridTune, ListsExactAtEveryRebuildThroughReLevels)
   ASSERT_NO_THROW(commands(lmp.get(), {"run 60 post no"}));
   EXPECT_GE(relevels(lmp.get()), 2);
   EXPECT_EQ(check.checks, 54);
+}
+
+// without fix hgrid/tune a particle that outgrows the top level during the run (fix
+// adapt here; pair granular's mdr model in LAMMPS' in.tableting.200) re-levels the grid
+// at the next rebuild, as the fix would, and every list stays exact (stock bin runs
+// such inputs on; hgrid stopped with "exceeds the top hgrid level" at the first build
+// after the growth).  Explicit levels keep that error: the user chose the top.
+TEST(HGridTune, GrowingRadiiReLevelWithoutTheFix)
+{
+  SystemSpec spec = powerlaw_system(1500, 10.0, 0.15);
+  const std::vector<std::string> grow = {"comm_modify cutoff 40 vel yes",
+                                         "variable s equal ramp(1.0,1.5)",
+                                         "fix grow all adapt 10 atom diameter v_s scale yes",
+                                         "neigh_modify every 1 delay 0 check no"};
+  for (const bool newton : {true, false}) {
+    spec.newton = newton;
+    auto lmp = make_system(spec);
+    const double top = current_layout(lmp.get()).top();
+    RebuildCheck check{lmp.get(),
+                       lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0), 0,
+                       newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
+    ASSERT_GE(check.list, 0);
+    ASSERT_NO_THROW(commands(lmp.get(), grow));
+    ASSERT_NO_THROW(commands(lmp.get(), {"fix integrate all nve/sphere",
+                                         "fix check all external pf/callback 1 1"}));
+    lammps_set_fix_external_callback(lmp.get(), "check", check_at_rebuild, &check);
+    ASSERT_NO_THROW(commands(lmp.get(), {"run 60 post no"})) << "newton " << newton;
+    EXPECT_GT(current_layout(lmp.get()).top(), 1.2 * top) << "newton " << newton;
+    EXPECT_EQ(check.checks, 54) << "newton " << newton;
+  }
+
+  spec.newton = true;
+  const double top = current_layout(make_system(spec).get()).top();
+  spec.neighbor = "hgrid levels 2 " + std::to_string(0.5 * top) + " " + std::to_string(top + 1e-5);
+  std::vector<std::string> lines = grow;
+  lines.emplace_back("run 20 post no");
+  const std::string error = error_of(spec, lines);
+  EXPECT_TRUE(std::regex_search(error, std::regex("exceeds the top hgrid level .*raise the last "
+                                                  "value of neighbor hgrid levels")))
+      << "explicit levels: '" << error << "'";
 }
 
 TEST(HGridTune, ShrinkingRadiiBetweenRunsReLevel)
