@@ -16,6 +16,7 @@
 #include "error.h"
 #include "force.h"
 #include "hgrid_planner.h"
+#include "modify.h"
 #include "molecule.h"
 #include "my_page.h"
 #include "nbin_hgrid.h"
@@ -78,6 +79,7 @@ void NPairHGridBase::copy_neighbor_info()
 {
   NPair::copy_neighbor_info();
   planner->note_pair_build(searches_both_directions());
+  one_order = !modify->get_fix_by_style("^GRANULAR/MDR$").empty();
 }
 
 /* ----------------------------------------------------------------------
@@ -398,7 +400,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   // in 3d at omega 1; 3d alpha -3 omega 100 (several levels) unchanged at 1e5, up to 5 %
   // slower at 1e6
   const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
-  const bool move = grid.ghosts_searched_down;                     // rows_of_smaller()
+  const bool move = grid.ghosts_searched_down && !one_order;       // rows_of_smaller()
   const int first_above = move ? grid.levels[1].first_cell : 0;    // first cell above level 0
   const int room = list->oneatom;
   int spill, longest = 0;
@@ -465,7 +467,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::rows_of_smaller() const
 {
-  return search_grid().ghosts_searched_down;
+  return search_grid().ghosts_searched_down && !one_order;
 }
 
 /* ----------------------------------------------------------------------

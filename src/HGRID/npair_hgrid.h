@@ -87,6 +87,15 @@ class NPairHGridBase : public NPair {
   class HGridPlanner *planner;
   void copy_bin_info() override;
   void copy_stencil_info() override;
+  // the rows follow one order of the atoms, as every stock half list's do: a pair of
+  // atoms i, j is in the row of the one later in the order (level, cell, index), never
+  // moved to a later row (NPairHGrid::rows_of_smaller).  The fix GRANULAR/MDR of pair
+  // granular's mdr model reads each triple of mutual contacts from the row holding two
+  // of its pairs, one row per triple in such an order; moved pairs mix two orders (cells
+  // within a level, indices across levels), some triples then had no such row and lost
+  // their penalty (LAMMPS' in.tableting.200: "F_MDR is NaN" some 4000 steps after the
+  // layout became two levels).  Set when that fix is defined
+  bool one_order = false;
 
   // the atom i whose row is being built, as the neighbor word of a pair needs it
   struct Row {

@@ -21,8 +21,11 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
+#include <vector>
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
@@ -121,6 +124,70 @@ TEST(HGridCohesion, JkrRunMatchesBin)
     EXPECT_GT(scale, 0.0);
     EXPECT_LT(diff, 1e-9 * scale) << "newton " << newton;
   }
+}
+
+namespace {
+// triples of owned atoms whose three pairs are all in half list \p index (on any rank),
+// and how many
+// of them have no atom whose row holds two of their pairs (a cycle: a holds ab, b holds
+// bc, c holds ca), which a list whose rows follow one order of the atoms never has
+std::pair<long, long> owned_triples(LAMMPS *lmp, int index)
+{
+  const LAMMPS_NS::NeighList *list = lmp->neighbor->lists[index];
+  const int nlocal = lmp->atom->nlocal;
+  std::vector<std::vector<int>> stored(nlocal), adjacent(nlocal);
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int k = 0; k < list->numneigh[i]; k++) {
+      const int j = list->firstneigh[i][k] & NEIGHMASK;
+      if (j >= nlocal) continue;
+      stored[i].push_back(j);
+      adjacent[i].push_back(j);
+      adjacent[j].push_back(i);
+    }
+  }
+  for (auto &v : stored) std::sort(v.begin(), v.end());
+  for (auto &v : adjacent) std::sort(v.begin(), v.end());
+  auto holds = [&stored](int a, int b) {
+    return std::binary_search(stored[a].begin(), stored[a].end(), b);
+  };
+  long triples = 0, cyclic = 0;
+  for (int a = 0; a < nlocal; a++)
+    for (int b : adjacent[a]) {
+      if (b <= a) continue;
+      for (int c : adjacent[b]) {
+        if (c <= b || !std::binary_search(adjacent[a].begin(), adjacent[a].end(), c)) continue;
+        triples++;
+        const bool two = (holds(a, b) && holds(a, c)) || (holds(b, a) && holds(b, c)) ||
+            (holds(c, a) && holds(c, b));
+        cyclic += !two;
+      }
+    }
+  long mine[2] = {triples, cyclic}, all[2];
+  MPI_Allreduce(mine, all, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return {all[0], all[1]};
+}
+}    // namespace
+
+// pair granular's mdr model (fix granular/mdr) reads each triple of mutual contacts from
+// the one row that holds two of its pairs, as stock half lists give (their rows follow
+// one order of the atoms): hgrid's newton-off lists of several levels keep that order for
+// it (no pair moved to the smaller atom's later row), and still match the oracle
+TEST(HGridVariants, MdrRowsFollowOneOrderOfTheAtoms)
+{
+  SystemSpec spec = powerlaw_system(2000, 10.0, 0.5);
+  spec.newton = false;
+  spec.pair = "granular";
+  spec.pair_coeff = "* * mdr 5e6 0.4 1.9e5 2 0.5 0.2 damping mdr 1 "
+                    "tangential linear_history 1000 1.0 0.7";
+  auto lmp = make_system(spec);
+  const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
+  ASSERT_TRUE(built_by_hgrid(lmp.get(), index));
+  const std::string what = "mdr list, " + describe(spec);
+  expect_list_matches(lmp.get(), index, ListKind::HalfNewtoff, false, what);
+  const auto [triples, cyclic] = owned_triples(lmp.get(), index);
+  EXPECT_GT(triples, 100) << what;
+  EXPECT_EQ(cyclic, 0) << what << ": triples without a row holding two of their pairs";
 }
 
 // neigh_modify exclude (type, group, molecule) and include, newton on and off
