@@ -278,6 +278,16 @@ std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &
 {
   double cmin, cmax;
   cutoff_diameter_range(cmin, cmax);
+  return retune(policy, scheduled, cmin, cmax);
+}
+
+/* ----------------------------------------------------------------------
+   the same for the cutoff diameters cmin..cmax of all atoms, already gathered
+------------------------------------------------------------------------- */
+
+std::optional<hgrid::Decision> HGridPlanner::retune(const hgrid::RelevelPolicy &policy,
+                                                    bool scheduled, double cmin, double cmax)
+{
   if (!scheduled && !hgrid::overflows(current.layout, cmax)) return std::nullopt;
   const double ctop = hgrid::planned_top(current.layout, cmin, cmax, policy);
   const Refinement r = refine(cmin, ctop);
@@ -368,9 +378,8 @@ void HGridPlanner::relevel_outgrown()
     return;
   double cmin, cmax;
   cutoff_diameter_range(cmin, cmax);
-  if (!hgrid::overflows(current.layout, cmax)) return;
   const double top = current.layout.top();
-  const auto decision = retune(hgrid::RelevelPolicy(), false);
+  const auto decision = retune(hgrid::RelevelPolicy(), false, cmin, cmax);    // none: it fits
   if (!decision || decision->action == hgrid::Relevel::None) return;
   if (comm->me == 0)
     utils::logmesg(lmp,

@@ -137,6 +137,8 @@ class HGridPlanner : protected Pointers {
     hgrid::Layout best;
   };
   Refinement refine(double cmin, double ctop);
+  std::optional<hgrid::Decision> retune(const hgrid::RelevelPolicy &policy, bool scheduled,
+                                        double cmin, double cmax);
   void relevel_outgrown();
   bool calibrate_check_scale(Refinement &r, double cmin, double ctop);
   void new_plan_made();

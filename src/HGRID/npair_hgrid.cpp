@@ -400,7 +400,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   // in 3d at omega 1; 3d alpha -3 omega 100 (several levels) unchanged at 1e5, up to 5 %
   // slower at 1e6
   const bool plain = !exclude && (ATOMONLY || molecular == Atom::ATOMIC);
-  const bool move = grid.ghosts_searched_down && !one_order;       // rows_of_smaller()
+  const bool move = rows_of_smaller(grid);
   const int first_above = move ? grid.levels[1].first_cell : 0;    // first cell above level 0
   const int room = list->oneatom;
   int spill, longest = 0;
@@ -465,9 +465,9 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::rows_of_smaller() const
+bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::rows_of_smaller(const hgrid::GridView &grid) const
 {
-  return search_grid().ghosts_searched_down && !one_order;
+  return grid.ghosts_searched_down && !one_order;
 }
 
 /* ----------------------------------------------------------------------
@@ -526,7 +526,7 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::start_moves(int nchunks)
 {
   chunk_moves.resize(nchunks);
-  if (!rows_of_smaller()) return;
+  if (!rows_of_smaller(search_grid())) return;
   pending_head.assign(owned_atoms(), -1);
   for (auto &c : chunk_moves) {
     c.count = 0;

@@ -139,7 +139,7 @@ class NPairHGrid : public NPairHGridBase {
   // in the chunk of rows being built (else in the larger atom's).  Per chunk: the
   // entries waiting for a later row (a list per row from pending_head: next, word),
   // (atom, entries it moved) for the room of the history fix
-  bool rows_of_smaller() const;
+  bool rows_of_smaller(const hgrid::GridView &grid) const;
   struct ChunkMoves {
     std::vector<int> next, word;    // count entries used (vectors that keep their size)
     int count = 0;

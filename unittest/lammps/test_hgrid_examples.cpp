@@ -159,7 +159,14 @@ std::vector<std::string> adapted(const std::vector<std::string> &lines, const st
   return out;
 }
 
+// relative distance from the cutoff within which a pair may or may not be listed
+// (in.granular: a square lattice whose diagonal neighbors are exactly at the cutoff)
+constexpr double TIE_BAND = 1e-10;
+
 struct Outcome {
+  // the band of the oracle's comparison: TIE_BAND, or wider in a run whose radii grow
+  // between a list's build and the probe (pre_force: the mdr model's growth)
+  double oracle_band = TIE_BAND;
   std::string error;                              // "" if the whole input ran
   std::vector<std::pair<long, long>> rebuilds;    // (step, pairs of the pair lists)
   std::vector<long> rebuild_run;                  // first step of the run of each rebuild
@@ -172,12 +179,6 @@ struct Outcome {
   int relevels = 0;    // log lines of a particle that outgrew hgrid's top level
 };
 
-// relative distance from the cutoff within which a pair may or may not be listed
-// (in.granular: a square lattice whose diagonal neighbors are exactly at the cutoff)
-constexpr double TIE_BAND = 1e-10;
-// the band of the oracle's comparison: TIE_BAND, or wider in a run whose radii grow
-// between a list's build and the probe (pre_force: the mdr model's growth)
-double oracle_band = TIE_BAND;
 
 // how far beyond contact pair (i,j) of a cohesive pair granular acts (0 for others)
 double pulloff(LAMMPS *lmp, const LAMMPS_NS::PairGranular *granular, int i, int j)
@@ -235,7 +236,7 @@ void probe(void *ptr, int64_t step, int, int *, double **, double **fexternal)
     const ListKind kind = lmp->force->newton_pair ? ListKind::HalfNewton : ListKind::HalfNewtoff;
     expect_list_matches(lmp, l, kind, false,
                         "list " + std::to_string(l) + " at step " + std::to_string(step),
-                        {lmp->neighbor->hgrid_margin, {}, true, oracle_band});
+                        {lmp->neighbor->hgrid_margin, {}, true, out.oracle_band});
     out.oracle_checks++;
     out.oracle_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -292,7 +293,8 @@ void read_log(const fs::path &log, Outcome &out)
   }
 }
 
-Outcome run_example(const Example &ex, const std::string &style, bool whole = false)
+Outcome run_example(const Example &ex, const std::string &style, bool whole = false,
+                    double oracle_band = TIE_BAND)
 {
   const fs::path source = fs::path(HGRID_LAMMPS_EXAMPLES) / ex.dir;
   const fs::path work = fs::temp_directory_path() /
@@ -304,6 +306,7 @@ Outcome run_example(const Example &ex, const std::string &style, bool whole = fa
   fs::current_path(work);
 
   Outcome out;
+  out.oracle_band = oracle_band;
   const auto lines = adapted(read_input(source / ex.input), style, whole);
   {
     LAMMPS::argv args = {"hgrid_test", "-log", "log.test", "-screen", "none", "-nocite"};
@@ -428,9 +431,7 @@ TEST(HGridExamplesWhole, TabletingRunsToItsEndAsItsRadiiGrow)
   // the mdr model grows the radii in pre_force, after the step's list was built and
   // before the probe compares it with the oracle: pairs that came within reach by that
   // step's growth (relative to r_i + r_j + skin about 1e-4 at most) count either way
-  oracle_band = 1e-3;
-  const Outcome out = run_example({"granular", "in.tableting.200"}, "hgrid", true);
-  oracle_band = TIE_BAND;
+  const Outcome out = run_example({"granular", "in.tableting.200"}, "hgrid", true, 1e-3);
   EXPECT_EQ(out.error, "");
   EXPECT_TRUE(out.by_hgrid);
   ASSERT_FALSE(out.rebuilds.empty());

@@ -128,9 +128,9 @@ TEST(HGridCohesion, JkrRunMatchesBin)
 
 namespace {
 // triples of owned atoms whose three pairs are all in half list \p index (on any rank),
-// and how many
-// of them have no atom whose row holds two of their pairs (a cycle: a holds ab, b holds
-// bc, c holds ca), which a list whose rows follow one order of the atoms never has
+// and how many of them have no atom whose row holds two of their pairs (a cycle: a holds
+// ab, b holds bc, c holds ca), which a list whose rows follow one order of the atoms
+// never has
 std::pair<long, long> owned_triples(LAMMPS *lmp, int index)
 {
   const LAMMPS_NS::NeighList *list = lmp->neighbor->lists[index];
