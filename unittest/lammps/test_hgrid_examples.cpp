@@ -179,7 +179,6 @@ struct Outcome {
   int relevels = 0;    // log lines of a particle that outgrew hgrid's top level
 };
 
-
 // how far beyond contact pair (i,j) of a cohesive pair granular acts (0 for others)
 double pulloff(LAMMPS *lmp, const LAMMPS_NS::PairGranular *granular, int i, int j)
 {

@@ -27,6 +27,7 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 using namespace hgrid_testing;
 using LAMMPS_NS::LAMMPS;
@@ -165,12 +166,14 @@ TEST(HGridTune, ListsExactAtEveryRebuildThroughReLevels)
 TEST(HGridTune, GrowingRadiiReLevelWithoutTheFix)
 {
   SystemSpec spec = powerlaw_system(1500, 10.0, 0.15);
-  const std::vector<std::string> grow = {"comm_modify cutoff 40 vel yes",
-                                         "variable s equal ramp(1.0,1.5)",
-                                         "fix grow all adapt 10 atom diameter v_s scale yes",
-                                         "neigh_modify every 1 delay 0 check no"};
-  for (const bool newton : {true, false}) {
+  const std::vector<std::string> grow = {
+      "comm_modify cutoff 40 vel yes", "variable s equal ramp(1.0,1.5)",
+      "fix grow all adapt 10 atom diameter v_s scale yes", "neigh_modify every 1 delay 0 check no"};
+  for (const auto &[dimension, newton] :
+       {std::pair{3, true}, std::pair{3, false}, std::pair{2, true}}) {
+    spec.dimension = dimension;
     spec.newton = newton;
+    const std::string what = std::to_string(dimension) + "d, newton " + std::to_string(newton);
     auto lmp = make_system(spec);
     const double top = current_layout(lmp.get()).top();
     RebuildCheck check{lmp.get(),
@@ -178,22 +181,24 @@ TEST(HGridTune, GrowingRadiiReLevelWithoutTheFix)
                        newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
     ASSERT_GE(check.list, 0);
     ASSERT_NO_THROW(commands(lmp.get(), grow));
-    ASSERT_NO_THROW(commands(lmp.get(), {"fix integrate all nve/sphere",
-                                         "fix check all external pf/callback 1 1"}));
+    ASSERT_NO_THROW(commands(
+        lmp.get(), {"fix integrate all nve/sphere", "fix check all external pf/callback 1 1"}));
     lammps_set_fix_external_callback(lmp.get(), "check", check_at_rebuild, &check);
-    ASSERT_NO_THROW(commands(lmp.get(), {"run 60 post no"})) << "newton " << newton;
-    EXPECT_GT(current_layout(lmp.get()).top(), 1.2 * top) << "newton " << newton;
-    EXPECT_EQ(check.checks, 54) << "newton " << newton;
+    ASSERT_NO_THROW(commands(lmp.get(), {"run 60 post no"})) << what;
+    EXPECT_GT(current_layout(lmp.get()).top(), 1.2 * top) << what;
+    EXPECT_EQ(check.checks, 54) << what;
   }
 
+  spec.dimension = 3;
   spec.newton = true;
   const double top = current_layout(make_system(spec).get()).top();
   spec.neighbor = "hgrid levels 2 " + std::to_string(0.5 * top) + " " + std::to_string(top + 1e-5);
   std::vector<std::string> lines = grow;
   lines.emplace_back("run 20 post no");
   const std::string error = error_of(spec, lines);
-  EXPECT_TRUE(std::regex_search(error, std::regex("exceeds the top hgrid level .*raise the last "
-                                                  "value of neighbor hgrid levels")))
+  EXPECT_TRUE(std::regex_search(error,
+                                std::regex("exceeds the top hgrid level .*raise the last "
+                                           "value of neighbor hgrid levels")))
       << "explicit levels: '" << error << "'";
 }
 

@@ -16,6 +16,7 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "npair.h"
 #include "pair.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -180,14 +183,23 @@ TEST(HGridVariants, MdrRowsFollowOneOrderOfTheAtoms)
   spec.pair = "granular";
   spec.pair_coeff = "* * mdr 5e6 0.4 1.9e5 2 0.5 0.2 damping mdr 1 "
                     "tangential linear_history 1000 1.0 0.7";
-  auto lmp = make_system(spec);
-  const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
-  ASSERT_TRUE(built_by_hgrid(lmp.get(), index));
-  const std::string what = "mdr list, " + describe(spec);
-  expect_list_matches(lmp.get(), index, ListKind::HalfNewtoff, false, what);
-  const auto [triples, cyclic] = owned_triples(lmp.get(), index);
-  EXPECT_GT(triples, 100) << what;
-  EXPECT_EQ(cyclic, 0) << what << ": triples without a row holding two of their pairs";
+  // serially and with the OPENMP package's lists (threads build disjoint blocks of rows)
+  for (const auto &args :
+       {std::vector<std::string>{}, std::vector<std::string>{"-sf", "omp", "-pk", "omp", "2"}}) {
+    spec.lammps_args = args;
+    auto lmp = make_system(spec);
+    const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
+    ASSERT_TRUE(built_by_hgrid(lmp.get(), index));
+    const std::string what = "mdr list, " + describe(spec) + (args.empty() ? "" : " -sf omp");
+    const LAMMPS_NS::NPair *np = lmp->neighbor->lists[index]->np;
+    EXPECT_EQ(std::string(typeid(*np).name()).find("NPairHGridOmp") != std::string::npos,
+              !args.empty())
+        << what << ": built by " << typeid(*np).name();
+    expect_list_matches(lmp.get(), index, ListKind::HalfNewtoff, false, what);
+    const auto [triples, cyclic] = owned_triples(lmp.get(), index);
+    EXPECT_GT(triples, 100) << what;
+    EXPECT_EQ(cyclic, 0) << what << ": triples without a row holding two of their pairs";
+  }
 }
 
 // neigh_modify exclude (type, group, molecule) and include, newton on and off
