@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -241,4 +242,90 @@ TEST(RowRoom, GrowsWithTheRowsUnlessSetByHand)
     EXPECT_NE(error.find("Neighbor list overflow, boost neigh_modify one"), std::string::npos)
         << what << ": " << error;
   }
+}
+
+// an atom with more partners than neigh_modify one where no list row is that long (core
+// patch 0018): each intruder's ~4600 contacts, with newton on, sit in the small spheres'
+// rows, and on two ranks the rank holding an intruder as a ghost counts its share of
+// them (stock stopped there with "Neighbor history overflow, boost neigh_modify one");
+// the run equals the one with the room typed by hand, bit for bit, newton on and off
+TEST(RowRoom, PartnersBeyondOneOnEveryRank)
+{
+  for (const std::string newton : {"on", "off"}) {
+    const std::string what = "newton " + newton;
+    auto run = [&newton](const std::string &neigh_modify, int &most) {
+      std::vector<std::string> input = intruders_input(neigh_modify);
+      std::replace(input.begin(), input.end(), std::string("newton off"), "newton " + newton);
+      std::unique_ptr<LAMMPS> lmp(make_lammps());
+      commands(lmp.get(), input);
+      commands(lmp.get(), {"run 20 post no"});
+      int mine = 0;
+      const FixNeighHistory *fix = history_fix(lmp.get());
+      for (int i = 0; fix && i < lmp->atom->nlocal; i++)
+        mine = std::max(mine, fix->get_npartner()[i]);
+      MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      return gather_by_tag(lmp.get(), lmp->atom->x);
+    };
+    int most = 0, most_typed = 0;
+    std::vector<double> grown, typed;
+    ASSERT_NO_THROW(grown = run("", most)) << what;
+    ASSERT_NO_THROW(typed = run("one 20000 page 200000", most_typed)) << what;
+    EXPECT_GT(most, 4000) << what << ": the intruders' contacts";
+    EXPECT_EQ(most, most_typed) << what;
+    ASSERT_FALSE(grown.empty());
+    EXPECT_EQ(grown, typed) << what;
+  }
+}
+
+// the same intruders continued from a restart file by a second lmp process, as a user
+// restarts (neigh_modify one is 2000 there, below the partners it reads: stock wrote
+// them through a null chunk, core patch 0018), and written after a run in which hgrid
+// grew one (the write_restart command's init() made the lists anew and the contact
+// history was harvested again from the empty pair list: the file and the next run held
+// none, core patch 0019): the run that wrote the file and its continuation equal a run
+// without write_restart (the continuation bit for bit with newton on)
+TEST(RowRoom, ContactHistoryOfGrownRowsSurvivesARestart)
+{
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me != 0) return;
+  for (const std::string newton : {"on", "off"}) {
+    std::string setup;
+    for (const auto &line : intruders_input("")) setup += line + "\n";
+    setup.replace(setup.find("newton off"), 10, "newton " + newton);
+    const std::string dump = "write_dump all custom hgrid_partners_{}.dump id x y z vx vy vz "
+                             "omegax omegay omegaz modify sort id format float %.17g\n";
+    auto dump_as = [&dump](const std::string &name) {
+      std::string line = dump;
+      return line.replace(line.find("{}"), 2, name);
+    };
+    const std::string a =
+        run_lmp(HGRID_LMP, "hgrid_partners_a",
+                setup + "run 10\nwrite_restart hgrid_partners.restart\nrun 10\n" + dump_as("a"));
+    const std::string c =
+        run_lmp(HGRID_LMP, "hgrid_partners_c", setup + "run 10\nrun 10\n" + dump_as("c"));
+    const std::string b = run_lmp(HGRID_LMP, "hgrid_partners_b",
+                                  "read_restart hgrid_partners.restart\nneighbor 0.2 hgrid\n"
+                                  "neigh_modify every 1 delay 0 check no\n"
+                                  "fix integrate all nve/sphere\ntimestep 0.001\nrun 10\n" +
+                                      dump_as("b"));
+    EXPECT_NE(a.find("outgrew neigh_modify one"), std::string::npos)
+        << "newton " << newton << ": one did not grow";
+    EXPECT_EQ(b.find("ERROR"), std::string::npos) << "newton " << newton << ": " << b;
+    const auto xa = read_dump("hgrid_partners_a.dump"), xb = read_dump("hgrid_partners_b.dump"),
+               xc = read_dump("hgrid_partners_c.dump");
+    ASSERT_GT(xc.size(), 10000u);
+    // the run that wrote the file, and its continuation, against the run that did not
+    EXPECT_EQ(xa, xc) << "newton " << newton << ": write_restart changed the run";
+    ASSERT_EQ(xb.size(), xc.size());
+    double apart = 0.0;
+    for (std::size_t k = 0; k < xc.size(); k++) apart = std::max(apart, std::fabs(xb[k] - xc[k]));
+    // newton off: a restarted run's ghosts come in another order, so that forces sum in
+    // another order (1e-12 here); a lost contact history moves atoms by 1e-3 and more
+    EXPECT_LE(apart, newton == "on" ? 0.0 : 1e-9) << "newton " << newton;
+  }
+  for (const char *run : {"a", "b", "c"})
+    for (const char *ext : {".in", ".log", ".dump"})
+      std::remove((std::string("hgrid_partners_") + run + ext).c_str());
+  std::remove("hgrid_partners.restart");
 }

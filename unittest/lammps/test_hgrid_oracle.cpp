@@ -191,6 +191,40 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridOracle, ::testing::ValuesIn(oracle_cases(
                            return info.param.name;
                          });
 
+// size ratio 1000 (the top of the range hgrid is for): an intruder of diameter 2000 and
+// one of 600 among small particles of diameter 2 to 20 (f(r) ~ r^-3), in a periodic box
+// barely wider than the large intruder, 2d and 3d, newton on and off: the layout from
+// the model spans the whole range, the thousands of small particles inside and around
+// the intruders are all their partners (stock bin stops here with "Neighbor history
+// overflow, boost neigh_modify one"), and the lists equal the oracle's
+TEST(HGridOracle, SizeRatioThousand)
+{
+  for (const int dim : {2, 3})
+    for (const bool newton : {true, false}) {
+      const std::string what = std::to_string(dim) + "d, newton " + (newton ? "on" : "off");
+      const std::string z = dim == 3 ? "0 2200" : "-0.5 0.5";
+      const std::string zc = dim == 3 ? " 1100" : " 0";
+      std::unique_ptr<LAMMPS> lmp(make_lammps());
+      ASSERT_NO_THROW(commands(
+          lmp.get(),
+          {"dimension " + std::to_string(dim), std::string("newton ") + (newton ? "on" : "off"),
+           "atom_style sphere 1", "comm_modify vel yes", "region box block 0 2200 0 2200 " + z,
+           "create_box 1 box", "create_atoms 1 random 10000 4711 NULL",
+           "variable d atom 2.0*(1.0-random(0,1,815)*0.99)^(-0.5)", "set group all diameter v_d",
+           "create_atoms 1 single 1100 1100" + zc, "create_atoms 1 single 550 550" + zc,
+           "variable n equal count(all)", "set atom $(v_n-1) diameter 2000",
+           "set atom ${n} diameter 600",
+           "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
+           "neighbor 0.1 hgrid", "run 0 post no"}))
+          << what;
+      const auto &layout = LAMMPS_NS::HGridPlanner::find(lmp.get())->plan().layout;
+      EXPECT_GE(layout.top(), 2000.1) << what;
+      EXPECT_GE(layout.num_levels(), 2) << what;
+      expect_pair_list_matches_oracle(lmp.get(), newton, "size ratio 1000, " + what);
+      expect_lists_match_oracle(lmp.get(), newton, "size ratio 1000, " + what);
+    }
+}
+
 // size-dependent ghost cutoffs (the default, = comm_modify mode multi): the atom
 // collections are size classes 1.25 apart, so each atom is communicated about as
 // far as any atom can reach it (with a one-way Bottom-Up search: any atom that

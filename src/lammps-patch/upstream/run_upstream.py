@@ -11,6 +11,11 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   granular_mdr           a pair granular mdr run finishes
   comm_kokkos_exchange   (an lmp with KOKKOS) a run whose fix maxexchange grows often
                          finishes within a 3 GiB address space
+  neigh_history_partners an atom with more contacts than neigh_modify one (none of the
+                         list rows that long): the run and its continuation from a
+                         restart file finish (patch 0018)
+  neigh_history_write_restart  write_restart between two runs, after neigh_modify one
+                         changed, leaves the second run as it is (patch 0019)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -95,12 +100,32 @@ def comm_kokkos_exchange(lmp, workdir):
                         max_bytes=3 * 2**30))
 
 
+def neigh_history_partners(lmp, workdir):
+    why = finished(run(lmp, workdir, "neigh_history_partners", []))
+    if why is None and not os.path.exists(os.path.join(workdir, "partners.restart")):
+        return "no restart file written"
+    return why
+
+
+def neigh_history_write_restart(lmp, workdir):
+    for part in ("a", "b"):
+        why = finished(run(lmp, workdir, "neigh_history_write_restart", ["-var", "part", part]),
+                       "part %s " % part)
+        if why:
+            return why
+    return dumps_differ(workdir, "write_restart.a.dump", "write_restart.b.dump", 0.0,
+                        "the run after write_restart differs")
+
+
 # the cases any lmp runs; comm_kokkos_exchange needs the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
          "granular_mdr": granular_mdr,
-         "comm_kokkos_exchange": comm_kokkos_exchange}
-DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp"]
+         "comm_kokkos_exchange": comm_kokkos_exchange,
+         "neigh_history_partners": neigh_history_partners,
+         "neigh_history_write_restart": neigh_history_write_restart}
+DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
+           "neigh_history_write_restart"]
 
 
 def main():
