@@ -525,12 +525,12 @@ const std::vector<std::string> pour_column = {
     "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
     "region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box"};
 
-std::vector<std::string> intruders_input(const std::string &neigh_modify)
+std::vector<std::string> intruders_input(const std::string &neigh_modify, const std::string &newton)
 {
   return {"units lj",
           "atom_style sphere 1",
           "boundary p p p",
-          "newton off",
+          "newton " + newton,
           "comm_modify vel yes",
           "region box block 0 24.48 0 24.48 0 24.48 units box",
           "create_box 2 box",

@@ -168,7 +168,8 @@ extern const std::vector<std::string> pour_column;
 /// nve/sphere, list rebuilt every step) under "neighbor 0.2 hgrid" and
 /// "neigh_modify ... \p neigh_modify": rows longer than neigh_modify one's default;
 /// without a run command.
-[[nodiscard]] std::vector<std::string> intruders_input(const std::string &neigh_modify);
+[[nodiscard]] std::vector<std::string> intruders_input(const std::string &neigh_modify,
+                                                       const std::string &newton = "off");
 
 /// Run the lmp executable \p lmp (with extra command-line \p args) on \p input, written
 /// to NAME.in, logging to NAME.log; returns the log. For what must be a process of its

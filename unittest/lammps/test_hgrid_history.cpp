@@ -56,6 +56,16 @@ FixNeighHistory *history_fix(LAMMPS *lmp)
   return fixes.empty() ? nullptr : dynamic_cast<FixNeighHistory *>(fixes.front());
 }
 
+// the largest partner count of an atom, all ranks (after a run: post_run() harvested)
+int most_partners(LAMMPS *lmp)
+{
+  const FixNeighHistory *fix = history_fix(lmp);
+  int mine = 0, most = 0;
+  for (int i = 0; fix && i < lmp->atom->nlocal; i++) mine = std::max(mine, fix->get_npartner()[i]);
+  MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return most;
+}
+
 // the dense granular gas's run (contacts last and break, the list rebuilt every step)
 void run_gas(LAMMPS *lmp, int steps)
 {
@@ -82,10 +92,8 @@ RunResult run_dense(SystemSpec spec, int linear_max, int steps = 1000)
   // post_run() harvested the last list's contacts into the per-atom partner lists
   const int nlocal = lmp->atom->nlocal;
   const int dnum = fix->get_dnum();
-  int most = 0;
   for (int i = 0; i < nlocal; i++) {
     const int np = fix->get_npartner()[i];
-    most = std::max(most, np);
     for (int m = 0; m < np; m++) {
       const double *v = &fix->get_valuepartner()[i][dnum * m];
       r.contacts.emplace_back(static_cast<long>(lmp->atom->tag[i]),
@@ -94,7 +102,7 @@ RunResult run_dense(SystemSpec spec, int linear_max, int steps = 1000)
     }
   }
   std::sort(r.contacts.begin(), r.contacts.end());
-  MPI_Allreduce(&most, &r.most_partners, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  r.most_partners = most_partners(lmp.get());
   return r;
 }
 
@@ -200,19 +208,22 @@ namespace {
 
 // unit spheres on a lattice and two intruders of diameter 20, each overlapping about
 // 4800 of them (rows longer than neigh_modify one's default 2000), moving with
-// contact history; the positions by tag after 20 steps, or the error
+// contact history; the positions by tag after 20 steps, or the error; \p most: the
+// largest partner count of an atom after the run
 std::vector<double> run_intruders(const std::vector<std::string> &args,
-                                  const std::string &neigh_modify, std::string &error, int &oneatom)
+                                  const std::string &neigh_modify, std::string &error, int &oneatom,
+                                  const std::string &newton = "off", int *most = nullptr)
 {
   std::unique_ptr<LAMMPS> lmp(make_lammps(MPI_COMM_WORLD, args));
   try {
-    commands(lmp.get(), intruders_input(neigh_modify));
+    commands(lmp.get(), intruders_input(neigh_modify, newton));
     commands(lmp.get(), {"run 20 post no"});
   } catch (LAMMPS_NS::LAMMPSException &e) {
     error = e.what();
     return {};
   }
   oneatom = lmp->neighbor->oneatom;
+  if (most) *most = most_partners(lmp.get());
   return gather_by_tag(lmp.get(), lmp->atom->x);
 }
 
@@ -253,23 +264,13 @@ TEST(RowRoom, PartnersBeyondOneOnEveryRank)
 {
   for (const std::string newton : {"on", "off"}) {
     const std::string what = "newton " + newton;
-    auto run = [&newton](const std::string &neigh_modify, int &most) {
-      std::vector<std::string> input = intruders_input(neigh_modify);
-      std::replace(input.begin(), input.end(), std::string("newton off"), "newton " + newton);
-      std::unique_ptr<LAMMPS> lmp(make_lammps());
-      commands(lmp.get(), input);
-      commands(lmp.get(), {"run 20 post no"});
-      int mine = 0;
-      const FixNeighHistory *fix = history_fix(lmp.get());
-      for (int i = 0; fix && i < lmp->atom->nlocal; i++)
-        mine = std::max(mine, fix->get_npartner()[i]);
-      MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      return gather_by_tag(lmp.get(), lmp->atom->x);
-    };
-    int most = 0, most_typed = 0;
-    std::vector<double> grown, typed;
-    ASSERT_NO_THROW(grown = run("", most)) << what;
-    ASSERT_NO_THROW(typed = run("one 20000 page 200000", most_typed)) << what;
+    std::string error;
+    int oneatom = 0, most = 0, most_typed = 0;
+    const auto grown = run_intruders({}, "", error, oneatom, newton, &most);
+    EXPECT_EQ(error, "") << what;
+    const auto typed =
+        run_intruders({}, "one 20000 page 200000", error, oneatom, newton, &most_typed);
+    EXPECT_EQ(error, "") << what;
     EXPECT_GT(most, 4000) << what << ": the intruders' contacts";
     EXPECT_EQ(most, most_typed) << what;
     ASSERT_FALSE(grown.empty());
@@ -291,13 +292,10 @@ TEST(RowRoom, ContactHistoryOfGrownRowsSurvivesARestart)
   if (me != 0) return;
   for (const std::string newton : {"on", "off"}) {
     std::string setup;
-    for (const auto &line : intruders_input("")) setup += line + "\n";
-    setup.replace(setup.find("newton off"), 10, "newton " + newton);
-    const std::string dump = "write_dump all custom hgrid_partners_{}.dump id x y z vx vy vz "
-                             "omegax omegay omegaz modify sort id format float %.17g\n";
-    auto dump_as = [&dump](const std::string &name) {
-      std::string line = dump;
-      return line.replace(line.find("{}"), 2, name);
+    for (const auto &line : intruders_input("", newton)) setup += line + "\n";
+    auto dump_as = [](const std::string &name) {
+      return "write_dump all custom hgrid_partners_" + name +
+          ".dump id x y z vx vy vz omegax omegay omegaz modify sort id format float %.17g\n";
     };
     const std::string a =
         run_lmp(HGRID_LMP, "hgrid_partners_a",
