@@ -616,3 +616,78 @@ TEST(HGridRows, PairsOfOwnedAtomsOnTwoLevelsJoinTheSmallerAtomsLaterRow)
     }
   }
 }
+
+// comm_style tiled with recursive-bisection balancing (the usual choice for hoppers and
+// beds whose density varies): subdomains of unequal, changing shapes, rebalanced while
+// atoms move.  hgrid's windows, its owned-extent clip and its size-dependent ghost
+// cutoffs (CommTiled in mode multi) must hold every pair of the oracle after every
+// rebalance and at every rebuild of a run (newton on without history: stock CommTiled
+// has no reverse communication for fix neigh/history; newton off with history).
+namespace {
+struct TiledCheck {
+  LAMMPS *lmp;
+  int list;
+  ListKind kind;
+  int checks = 0;
+};
+void check_tiled(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
+{
+  auto *c = static_cast<TiledCheck *>(ptr);
+  for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
+  if (c->lmp->neighbor->lastcall != step || ::testing::Test::HasFailure()) return;
+  expect_list_matches(c->lmp, c->list, c->kind, false, "comm tiled, step " + std::to_string(step));
+  c->checks++;
+}
+}    // namespace
+
+TEST(HGridOracle, CommTiledRcbBalance)
+{
+  for (const int dim : {2, 3})
+    for (const bool newton : {true, false}) {
+      const std::string what = std::to_string(dim) + "d, newton " + (newton ? "on" : "off");
+      SystemSpec spec = dim == 3 ? powerlaw_system(800, 30.0, 0.5)
+                                 : powerlaw_system(3000, 30.0, 0.3);
+      spec.dimension = dim;
+      spec.newton = newton;
+      spec.seed = 11;
+      spec.before_pair = {"comm_style tiled"};
+      const std::string pair = newton ? "gran/hooke" : "gran/hooke/history";
+      spec.pair = pair + " 20.0 NULL 5.0 NULL 0.5 0";
+      auto lmp = make_system(spec);
+      ASSERT_EQ(lmp->comm->style, LAMMPS_NS::Comm::TILED) << what;
+      EXPECT_EQ(lmp->comm->mode, LAMMPS_NS::Comm::MULTI) << what << ": ghosts by size class";
+      TiledCheck check{lmp.get(), lammps_find_pair_neighlist(lmp.get(), pair.c_str(), 1, 0, 0),
+                       newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
+      ASSERT_GE(check.list, 0) << what;
+      // rebalanced subdomains of a moving system: the largest atoms on several ranks'
+      // edges (in 3d on 4 ranks subdomains thinner than their cutoff)
+      for (int round = 0; round < 3; round++) {
+        ASSERT_NO_THROW(
+            commands(lmp.get(),
+                     {"displace_atoms all random 4 4 " + std::string(dim == 3 ? "4 " : "0 ") +
+                          std::to_string(101 + round) + " units box",
+                      "balance 1.0 rcb", "run 0 post no"}))
+            << what;
+        expect_list_matches(lmp.get(), check.list, check.kind, false,
+                            what + ", after rebalance " + std::to_string(round));
+      }
+      int nprocs = 1;
+      MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+      if (dim == 3 && nprocs >= 4) {    // some subdomain thinner than the largest cutoff
+        double mine = 1e300, thinnest = 0.0;
+        for (int d = 0; d < dim; d++)
+          mine = std::min(mine, lmp->domain->subhi[d] - lmp->domain->sublo[d]);
+        MPI_Allreduce(&mine, &thinnest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+        EXPECT_LT(thinnest, lmp->neighbor->cutneighmax) << what;
+      }
+      ASSERT_NO_THROW(commands(
+          lmp.get(),
+          {"velocity all create 100.0 4928 dist gaussian", "fix integrate all nve/sphere",
+           "fix rebalance all balance 10 1.0 rcb", "fix check all external pf/callback 1 1",
+           "neigh_modify every 1 delay 0 check no"}))
+          << what;
+      lammps_set_fix_external_callback(lmp.get(), "check", check_tiled, &check);
+      ASSERT_NO_THROW(commands(lmp.get(), {"run 40 post no"})) << what;
+      EXPECT_EQ(check.checks, 41) << what;    // the setup and 40 steps
+    }
+}
