@@ -17,6 +17,7 @@
 #include "hgrid_planner.h"
 #include "input.h"
 #include "lammps.h"
+#include "library.h"
 #include "modify.h"
 #include "neigh_list_kokkos.h"
 #include "neighbor.h"
@@ -808,7 +809,11 @@ TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
                                           {"-k", "on", kDevice[0], kDevice[1], "-sf", "kk", "-pk",
                                            "kokkos", "neigh", "half", "newton", "off"}));
   commands(lmp.get(), intruders_input("one 1000 page 100000"));
-  commands(lmp.get(), {"run 2 post no"});
+  // a host compute's copy of the list (stock: "Neighbor list overflow" for kk bin, a
+  // write past the page's end for kk hgrid) follows the rows too
+  commands(lmp.get(),
+           {"compute contacts all contact/atom", "compute most all reduce max c_contacts",
+            "thermo_style custom step c_most", "run 2 post no"});
   ASSERT_TRUE(pair_list_by_hgrid(lmp.get()));
   const KokkosList rows = kokkos_pair_list(lmp.get());
   EXPECT_EQ(compare(oracle(lmp.get(), ListKind::HalfNewtoff), rows.pairs.counts), "");
@@ -816,6 +821,48 @@ TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
   MPI_Allreduce(&mine, &longest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_GT(longest, 1000) << "no row outgrew neigh_modify one";
   EXPECT_EQ(lmp->neighbor->oneatom, 1000) << "the user's one changed";
+  EXPECT_GT(*static_cast<double *>(
+                lammps_extract_compute(lmp.get(), "most", LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR)),
+            1000.0);
+  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  expect_list_matches(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "contacts", 0),
+                      ListKind::HalfNewtoff, true, "the copy of compute contact/atom");
+}
+
+// a host compute of a kk run (compute contact/atom: an occasional list copied from
+// the pair style's Kokkos list) reads kk hgrid's packed rows: the copy holds the
+// oracle's pairs with their history bits and the compute counts the contacts of kk
+// bin's run, for the CPU
+// builder's rows and the kernels' (the stock copy read packed rows as dense ones:
+// wrong rows on one rank, a segfault on two)
+TEST(HGridKokkos, HostCopiesOfPackedRowsHoldTheOraclesPairs)
+{
+  SystemSpec s = kokkos_spec(powerlaw_system(2000, 30.0, 0.5), "off");
+  s.after_pair = {"compute contacts all contact/atom", "compute sum all reduce sum c_contacts",
+                  "thermo_style custom step c_sum"};
+  auto contacts = [](LAMMPS *lmp) {
+    return *static_cast<double *>(
+        lammps_extract_compute(lmp, "sum", LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR));
+  };
+  s.neighbor = "bin";
+  auto lmp_bin = make_system(s);
+  const double expected = contacts(lmp_bin.get());
+  EXPECT_GT(expected, 100.0) << "the test needs contacts";
+  for (const std::string host : {"cpu", "kernels"}) {
+    s.neighbor = "hgrid kk/host " + host;
+    auto lmp = make_system(s);
+    ASSERT_TRUE(pair_list_by_hgrid(lmp.get())) << host;
+    EXPECT_TRUE(
+        static_cast<LAMMPS_NS::NeighListKokkos<LMPDeviceType> *>(
+            lmp->neighbor
+                ->lists[lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/kk", 1, 0, 0)])
+            ->rows.packed)
+        << host << ": the test is of packed rows";
+    EXPECT_EQ(contacts(lmp.get()), expected) << host;
+    lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+    expect_list_matches(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "contacts", 0),
+                        ListKind::HalfNewtoff, true, "the copy of compute contact/atom, " + host);
+  }
 }
 
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under

@@ -16,6 +16,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          restart file finish (patch 0018)
   neigh_history_write_restart  write_restart between two runs, after neigh_modify one
                          changed, leaves the second run as it is (patch 0019)
+  kokkos_copy_rows_past_one  (an lmp with KOKKOS) a host compute's copy of a Kokkos list
+                         whose row outgrew neigh_modify one: the run finishes with the
+                         sphere's contacts counted (patch 0020)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -117,13 +120,26 @@ def neigh_history_write_restart(lmp, workdir):
                         "the run after write_restart differs")
 
 
-# the cases any lmp runs; comm_kokkos_exchange needs the KOKKOS package
+def kokkos_copy_rows_past_one(lmp, workdir):
+    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
+    rc, out = run(lmp, workdir, "kokkos_copy_rows_past_one", kokkos, {"OMP_NUM_THREADS": "1"})
+    if rc != 0:
+        return "exited %d: %s" % (rc, out)
+    most = [w for w in out.split("|") if "most contacts" in w]
+    if not most or float(most[-1].split()[-1]) <= 200:
+        return "the sphere's contacts not counted: %s" % out
+    return None
+
+
+# the cases any lmp runs; comm_kokkos_exchange and kokkos_copy_rows_past_one need the
+# KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
          "granular_mdr": granular_mdr,
          "comm_kokkos_exchange": comm_kokkos_exchange,
          "neigh_history_partners": neigh_history_partners,
-         "neigh_history_write_restart": neigh_history_write_restart}
+         "neigh_history_write_restart": neigh_history_write_restart,
+         "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart"]
 
