@@ -16,6 +16,8 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          restart file finish (patch 0018)
   neigh_history_write_restart  write_restart between two runs, after neigh_modify one
                          changed, leaves the second run as it is (patch 0019)
+  comm_tiled_exchange    (an lmp with KOKKOS) comm_style tiled, a run whose fix maxexchange
+                         grows: finishes within a 3 GiB address space (patch 0021)
   kokkos_copy_rows_past_one  (an lmp with KOKKOS) a host compute's copy of a Kokkos list
                          whose row outgrew neigh_modify one: the run finishes with the
                          sphere's contacts counted (patch 0020)
@@ -120,6 +122,12 @@ def neigh_history_write_restart(lmp, workdir):
                         "the run after write_restart differs")
 
 
+def comm_tiled_exchange(lmp, workdir):
+    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
+    return finished(run(lmp, workdir, "comm_tiled_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
+                        max_bytes=3 * 2**30))
+
+
 def kokkos_copy_rows_past_one(lmp, workdir):
     kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
     out = os.path.join(workdir, "kokkos_copy_rows_past_one.out")
@@ -133,14 +141,15 @@ def kokkos_copy_rows_past_one(lmp, workdir):
     return None if most > 200 else "the sphere's %g contacts, not more than 200" % most
 
 
-# the cases any lmp runs; comm_kokkos_exchange and kokkos_copy_rows_past_one need the
-# KOKKOS package
+# the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and
+# kokkos_copy_rows_past_one need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
          "granular_mdr": granular_mdr,
          "comm_kokkos_exchange": comm_kokkos_exchange,
          "neigh_history_partners": neigh_history_partners,
          "neigh_history_write_restart": neigh_history_write_restart,
+         "comm_tiled_exchange": comm_tiled_exchange,
          "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart"]
