@@ -525,6 +525,17 @@ const std::vector<std::string> pour_column = {
     "fix zlower all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
     "region slab block -9.0 9.0 -9.0 9.0 10.0 15.0 units box"};
 
+void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
+{
+  auto *c = static_cast<RebuildCheck *>(ptr);
+  for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
+  if (c->lmp->neighbor->lastcall != step || ::testing::Test::HasFailure()) return;
+  if (c->skip_every > 0 && step % c->skip_every == 0) return;
+  expect_list_matches(c->lmp, c->list, c->kind, false,
+                      "list built at step " + std::to_string(step));
+  c->checks++;
+}
+
 std::vector<std::string> intruders_input(const std::string &neigh_modify, const std::string &newton)
 {
   return {"units lj",

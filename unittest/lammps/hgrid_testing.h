@@ -185,6 +185,20 @@ extern const std::vector<std::string> pour_column;
 [[nodiscard]] std::unique_ptr<LAMMPS_NS::LAMMPS>
 run_pour(const std::string &neighbor, const std::vector<std::string> &extra, int steps = 6000);
 
+/// What a fix external callback (check_at_rebuild) checks: list \p list of kind \p kind
+/// against the oracle right after every rebuild of a run, steps that are multiples of
+/// \p skip_every left out (> 0: a fix changes the radii after those steps' builds).
+struct RebuildCheck {
+  LAMMPS_NS::LAMMPS *lmp;
+  int list;
+  ListKind kind = ListKind::HalfNewton;
+  int skip_every = 0;
+  int checks = 0;    // lists checked so far
+};
+/// fix external pf/callback for a RebuildCheck (\p ptr): zero external forces, and the
+/// list checked if it was built this step (until the test's first failure)
+void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *ids, double **x, double **f);
+
 /// True if list \p list_index is built by an hgrid NPair class.
 [[nodiscard]] bool built_by_hgrid(LAMMPS_NS::LAMMPS *lmp, int list_index);
 /// True if the pair style's list is built by an hgrid NPair class.

@@ -796,6 +796,23 @@ TEST(HGridKokkos, HostListsAreTheCpuBuilders)
   EXPECT_NE(msg.find("Missing value for neighbor hgrid keyword kk/host"), std::string::npos) << msg;
 }
 
+namespace {
+// the global scalar of compute \p id
+double compute_scalar(LAMMPS *lmp, const char *id)
+{
+  return *static_cast<double *>(lammps_extract_compute(lmp, id, LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR));
+}
+
+// the host list of compute contact/atom "contacts" (a copy of the pair style's Kokkos
+// list, newton off) against the oracle, with the history bits the pair list carries
+void expect_contacts_copy_matches_oracle(LAMMPS *lmp, const std::string &what)
+{
+  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
+  expect_list_matches(lmp, lammps_find_compute_neighlist(lmp, "contacts", 0), ListKind::HalfNewtoff,
+                      true, "the copy of compute contact/atom " + what);
+}
+}    // namespace
+
 // unit spheres on a lattice and two intruders of diameter 20, each overlapping about
 // 4800 of them, under -sf kk with neigh_modify one 1000: the rows of the intruders
 // outgrow one.  Kokkos lists grow past it (kk bin's do: not run here, its rows as wide
@@ -821,32 +838,23 @@ TEST(HGridKokkos, RowsOutgrowNeighModifyOneAsKokkosBinsDo)
   MPI_Allreduce(&mine, &longest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_GT(longest, 1000) << "no row outgrew neigh_modify one";
   EXPECT_EQ(lmp->neighbor->oneatom, 1000) << "the user's one changed";
-  EXPECT_GT(*static_cast<double *>(
-                lammps_extract_compute(lmp.get(), "most", LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR)),
-            1000.0);
-  lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
-  expect_list_matches(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "contacts", 0),
-                      ListKind::HalfNewtoff, true, "the copy of compute contact/atom");
+  EXPECT_GT(compute_scalar(lmp.get(), "most"), 1000.0);
+  expect_contacts_copy_matches_oracle(lmp.get(), "");
 }
 
 // a host compute of a kk run (compute contact/atom: an occasional list copied from
 // the pair style's Kokkos list) reads kk hgrid's packed rows: the copy holds the
 // oracle's pairs with their history bits and the compute counts the contacts of kk
-// bin's run, for the CPU
-// builder's rows and the kernels' (the stock copy read packed rows as dense ones:
-// wrong rows on one rank, a segfault on two)
+// bin's run, for the CPU builder's rows and the kernels' (the stock copy read packed
+// rows as dense ones: wrong rows on one rank, a segfault on two)
 TEST(HGridKokkos, HostCopiesOfPackedRowsHoldTheOraclesPairs)
 {
   SystemSpec s = kokkos_spec(powerlaw_system(2000, 30.0, 0.5), "off");
   s.after_pair = {"compute contacts all contact/atom", "compute sum all reduce sum c_contacts",
                   "thermo_style custom step c_sum"};
-  auto contacts = [](LAMMPS *lmp) {
-    return *static_cast<double *>(
-        lammps_extract_compute(lmp, "sum", LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR));
-  };
   s.neighbor = "bin";
   auto lmp_bin = make_system(s);
-  const double expected = contacts(lmp_bin.get());
+  const double expected = compute_scalar(lmp_bin.get(), "sum");
   EXPECT_GT(expected, 100.0) << "the test needs contacts";
   for (const std::string host : {"cpu", "kernels"}) {
     s.neighbor = "hgrid kk/host " + host;
@@ -858,10 +866,8 @@ TEST(HGridKokkos, HostCopiesOfPackedRowsHoldTheOraclesPairs)
                 ->lists[lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/kk", 1, 0, 0)])
             ->rows.packed)
         << host << ": the test is of packed rows";
-    EXPECT_EQ(contacts(lmp.get()), expected) << host;
-    lmp->atomKK->sync(LAMMPS_NS::Host, ALL_MASK);
-    expect_list_matches(lmp.get(), lammps_find_compute_neighlist(lmp.get(), "contacts", 0),
-                        ListKind::HalfNewtoff, true, "the copy of compute contact/atom, " + host);
+    EXPECT_EQ(compute_scalar(lmp.get(), "sum"), expected) << host;
+    expect_contacts_copy_matches_oracle(lmp.get(), host);
   }
 }
 

@@ -623,22 +623,6 @@ TEST(HGridRows, PairsOfOwnedAtomsOnTwoLevelsJoinTheSmallerAtomsLaterRow)
 // cutoffs (CommTiled in mode multi) must hold every pair of the oracle after every
 // rebalance and at every rebuild of a run (newton on without history: stock CommTiled
 // has no reverse communication for fix neigh/history; newton off with history).
-namespace {
-struct TiledCheck {
-  LAMMPS *lmp;
-  int list;
-  ListKind kind;
-  int checks = 0;
-};
-void check_tiled(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
-{
-  auto *c = static_cast<TiledCheck *>(ptr);
-  for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
-  if (c->lmp->neighbor->lastcall != step || ::testing::Test::HasFailure()) return;
-  expect_list_matches(c->lmp, c->list, c->kind, false, "comm tiled, step " + std::to_string(step));
-  c->checks++;
-}
-}    // namespace
 
 TEST(HGridOracle, CommTiledRcbBalance)
 {
@@ -656,8 +640,8 @@ TEST(HGridOracle, CommTiledRcbBalance)
       auto lmp = make_system(spec);
       ASSERT_EQ(lmp->comm->style, LAMMPS_NS::Comm::TILED) << what;
       EXPECT_EQ(lmp->comm->mode, LAMMPS_NS::Comm::MULTI) << what << ": ghosts by size class";
-      TiledCheck check{lmp.get(), lammps_find_pair_neighlist(lmp.get(), pair.c_str(), 1, 0, 0),
-                       newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
+      RebuildCheck check{lmp.get(), lammps_find_pair_neighlist(lmp.get(), pair.c_str(), 1, 0, 0),
+                         newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
       ASSERT_GE(check.list, 0) << what;
       // rebalanced subdomains of a moving system: the largest atoms on several ranks'
       // edges (in 3d on 4 ranks subdomains thinner than their cutoff)
@@ -686,7 +670,7 @@ TEST(HGridOracle, CommTiledRcbBalance)
            "fix rebalance all balance 10 1.0 rcb", "fix check all external pf/callback 1 1",
            "neigh_modify every 1 delay 0 check no"}))
           << what;
-      lammps_set_fix_external_callback(lmp.get(), "check", check_tiled, &check);
+      lammps_set_fix_external_callback(lmp.get(), "check", check_at_rebuild, &check);
       ASSERT_NO_THROW(commands(lmp.get(), {"run 40 post no"})) << what;
       EXPECT_EQ(check.checks, 41) << what;    // the setup and 40 steps
     }

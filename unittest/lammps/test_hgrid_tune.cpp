@@ -112,27 +112,6 @@ TEST(HGridTune, GrowingRadiiReLevelImmediately)
   expect_lists_match_oracle(lmp.get(), true);
 }
 
-namespace {
-// fix external callback: the pair style's list against the oracle right after every
-// rebuild of the run
-struct RebuildCheck {
-  LAMMPS *lmp;
-  int list;
-  int checks = 0;
-  ListKind kind = ListKind::HalfNewton;
-};
-void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, double **f)
-{
-  auto *c = static_cast<RebuildCheck *>(ptr);
-  for (int i = 0; i < nlocal; i++) f[i][0] = f[i][1] = f[i][2] = 0.0;
-  // fix adapt changes the radii after the build of every 10th step (pre_force)
-  if (c->lmp->neighbor->lastcall != step || step % 10 == 0 || ::testing::Test::HasFailure()) return;
-  expect_list_matches(c->lmp, c->list, c->kind, false,
-                      "list built at step " + std::to_string(step));
-  c->checks++;
-}
-}    // namespace
-
 // the fix re-levels before the step's ghosts are sent (pre_exchange), so half newton-on
 // lists keep their reduced ghost cutoffs (each size class only as far as its level
 // reaches) with the fix defined: every list of a run whose radii grow through several
@@ -144,8 +123,10 @@ TEST(HGridTune, ListsExactAtEveryRebuildThroughReLevels)
   SystemSpec spec = powerlaw_system(1500, 10.0, 0.15);
   spec.comm_mode = "multi";
   auto lmp = make_system(spec);
+  // fix adapt changes the radii after the build of every 10th step (pre_force)
   RebuildCheck check{lmp.get(),
-                     lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0)};
+                     lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0),
+                     ListKind::HalfNewton, 10};
   ASSERT_GE(check.list, 0);
   ASSERT_NO_THROW(commands(
       lmp.get(),
@@ -177,8 +158,8 @@ TEST(HGridTune, GrowingRadiiReLevelWithoutTheFix)
     auto lmp = make_system(spec);
     const double top = current_layout(lmp.get()).top();
     RebuildCheck check{lmp.get(),
-                       lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0), 0,
-                       newton ? ListKind::HalfNewton : ListKind::HalfNewtoff};
+                       lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history", 1, 0, 0),
+                       newton ? ListKind::HalfNewton : ListKind::HalfNewtoff, 10};
     ASSERT_GE(check.list, 0);
     ASSERT_NO_THROW(commands(lmp.get(), grow));
     ASSERT_NO_THROW(commands(

@@ -32,6 +32,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the command-line switches of the KOKKOS cases (one OpenMP thread)
+KOKKOS = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
 
 
 def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None):
@@ -99,10 +101,13 @@ def granular_mdr(lmp, workdir):
     return finished(run(lmp, workdir, "granular_mdr", []))
 
 
+def kokkos_run_in_3gib(lmp, workdir, name):
+    """None if the KOKKOS run of upstream/in.<name> finishes within a 3 GiB address space"""
+    return finished(run(lmp, workdir, name, KOKKOS, {"OMP_NUM_THREADS": "1"}, max_bytes=3 * 2**30))
+
+
 def comm_kokkos_exchange(lmp, workdir):
-    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
-    return finished(run(lmp, workdir, "comm_kokkos_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
-                        max_bytes=3 * 2**30))
+    return kokkos_run_in_3gib(lmp, workdir, "comm_kokkos_exchange")
 
 
 def neigh_history_partners(lmp, workdir):
@@ -123,17 +128,14 @@ def neigh_history_write_restart(lmp, workdir):
 
 
 def comm_tiled_exchange(lmp, workdir):
-    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
-    return finished(run(lmp, workdir, "comm_tiled_exchange", kokkos, {"OMP_NUM_THREADS": "1"},
-                        max_bytes=3 * 2**30))
+    return kokkos_run_in_3gib(lmp, workdir, "comm_tiled_exchange")
 
 
 def kokkos_copy_rows_past_one(lmp, workdir):
-    kokkos = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
     out = os.path.join(workdir, "kokkos_copy_rows_past_one.out")
     if os.path.exists(out):
         os.remove(out)
-    why = finished(run(lmp, workdir, "kokkos_copy_rows_past_one", kokkos, {"OMP_NUM_THREADS": "1"}))
+    why = finished(run(lmp, workdir, "kokkos_copy_rows_past_one", KOKKOS, {"OMP_NUM_THREADS": "1"}))
     if why:
         return why
     with open(out) as f:
