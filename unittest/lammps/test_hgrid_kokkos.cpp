@@ -868,6 +868,10 @@ TEST(HGridKokkos, HostCopiesOfPackedRowsHoldTheOraclesPairs)
         << host << ": the test is of packed rows";
     EXPECT_EQ(compute_scalar(lmp.get(), "sum"), expected) << host;
     expect_contacts_copy_matches_oracle(lmp.get(), host);
+    // moved atoms and a run at the same timestep: the copy is made anew (stock
+    // NeighborKokkos kept the one of the old positions: patch 0022)
+    commands(lmp.get(), {"displace_atoms all random 0.3 0.3 0.3 7211 units box", "run 0 post no"});
+    expect_contacts_copy_matches_oracle(lmp.get(), host + " after displace_atoms");
   }
 }
 

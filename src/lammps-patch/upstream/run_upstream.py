@@ -21,6 +21,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   kokkos_copy_rows_past_one  (an lmp with KOKKOS) a host compute's copy of a Kokkos list
                          whose row outgrew neigh_modify one: the run finishes with the
                          sphere's contacts counted (patch 0020)
+  kokkos_occasional_same_step  (an lmp with KOKKOS) a host compute's occasional list after
+                         displace_atoms and a run at the same timestep: the contacts of
+                         the new positions, as a step later (patch 0022)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -38,7 +41,7 @@ KOKKOS = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "
 
 def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None):
     """one lmp process on upstream/in.<name>, its address space limited to max_bytes;
-    (exit status, last lines of its output)"""
+    (exit status, its last error line and last lines of output)"""
     cmd = [lmp, "-in", os.path.join(HERE, "in." + name), "-nocite", "-log", "none"] + args
 
     def limit():
@@ -51,7 +54,8 @@ def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None):
     except subprocess.TimeoutExpired:
         return 124, "timeout after %d s" % timeout
     out = (done.stdout + done.stderr).strip().splitlines()
-    return done.returncode, " | ".join(out[-3:])
+    errors = [line for line in out if "ERROR" in line]
+    return done.returncode, " | ".join(errors[-1:] + out[-3:])
 
 
 def read_dump(path):
@@ -131,20 +135,38 @@ def comm_tiled_exchange(lmp, workdir):
     return kokkos_run_in_3gib(lmp, workdir, "comm_tiled_exchange")
 
 
-def kokkos_copy_rows_past_one(lmp, workdir):
-    out = os.path.join(workdir, "kokkos_copy_rows_past_one.out")
+def kokkos_numbers(lmp, workdir, name):
+    """(why, numbers): the KOKKOS run of upstream/in.<name> and the numbers it printed to
+    <name>.out (why is None if it finished)"""
+    out = os.path.join(workdir, name + ".out")
     if os.path.exists(out):
         os.remove(out)
-    why = finished(run(lmp, workdir, "kokkos_copy_rows_past_one", KOKKOS, {"OMP_NUM_THREADS": "1"}))
+    why = finished(run(lmp, workdir, name, KOKKOS, {"OMP_NUM_THREADS": "1"}))
+    if why:
+        return why, []
+    with open(out) as f:
+        return None, [float(v) for v in f.read().split()]
+
+
+def kokkos_copy_rows_past_one(lmp, workdir):
+    why, numbers = kokkos_numbers(lmp, workdir, "kokkos_copy_rows_past_one")
     if why:
         return why
-    with open(out) as f:
-        most = float(f.read().split()[0])
-    return None if most > 200 else "the sphere's %g contacts, not more than 200" % most
+    return None if numbers[0] > 200 else "the sphere's %g contacts, not more than 200" % numbers[0]
 
 
-# the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and
-# kokkos_copy_rows_past_one need the KOKKOS package
+def kokkos_occasional_same_step(lmp, workdir):
+    why, numbers = kokkos_numbers(lmp, workdir, "kokkos_occasional_same_step")
+    if why:
+        return why
+    same_step, next_step = numbers
+    if same_step != next_step:
+        return "%g contacts at the setup after displace_atoms, %g a step later" % (same_step, next_step)
+    return None
+
+
+# the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
+# cases need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
          "granular_mdr": granular_mdr,
@@ -152,7 +174,8 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_partners": neigh_history_partners,
          "neigh_history_write_restart": neigh_history_write_restart,
          "comm_tiled_exchange": comm_tiled_exchange,
-         "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one}
+         "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one,
+         "kokkos_occasional_same_step": kokkos_occasional_same_step}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart"]
 
