@@ -875,6 +875,28 @@ TEST(HGridKokkos, HostCopiesOfPackedRowsHoldTheOraclesPairs)
   }
 }
 
+// a granular-model wall (fix wall/gran granular ...) becomes fix wall/gran/kk under
+// -sf kk, whose kernels compute hooke/history only: refused before the run with the
+// style named (stock: no wall at all, patch 0023), while the host fix (suffix off) and
+// the kk fix's own style run
+TEST(HGridKokkos, WallGranStylesTheKernelsLackAreRefused)
+{
+  const SystemSpec s = kokkos_spec(powerlaw_system(200, 5.0, 0.2), "off");
+  const std::string granular =
+      "wall/gran granular hooke 1000.0 50.0 tangential linear_history 700.0 1.0 0.5 zplane 0 NULL";
+  const std::string floor = "change_box all boundary p p f";
+  const std::string msg = error_of(s, {floor, "fix w all " + granular});
+  EXPECT_NE(msg.find("Fix wall/gran/kk supports the hooke/history style only, not granular"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(error_of(s, {floor, "suffix off", "fix w all " + granular, "suffix on"}), "");
+  EXPECT_EQ(error_of(s,
+                     {floor,
+                      "fix w all wall/gran hooke/history 1000.0 NULL 50.0 NULL 0.5 0 "
+                      "zplane 0 NULL"}),
+            "");
+}
+
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under
 // Kokkos with its reason, while the layout tuning of the same fix runs
 TEST(HGridKokkos, SkinAutoIsRefused)

@@ -24,6 +24,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   kokkos_occasional_same_step  (an lmp with KOKKOS) a host compute's occasional list after
                          displace_atoms and a run at the same timestep: the contacts of
                          the new positions, as a step later (patch 0022)
+  kokkos_wall_gran_granular  (an lmp with KOKKOS) a sphere thrown at fix wall/gran's
+                         granular-model wall bounces off, or the command is refused
+                         with the style named (patch 0023)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -165,6 +168,20 @@ def kokkos_occasional_same_step(lmp, workdir):
     return None
 
 
+def kokkos_wall_gran_granular(lmp, workdir):
+    out = os.path.join(workdir, "kokkos_wall_gran_granular.out")
+    if os.path.exists(out):
+        os.remove(out)
+    rc, tail = run(lmp, workdir, "kokkos_wall_gran_granular", KOKKOS, {"OMP_NUM_THREADS": "1"})
+    if rc != 0:
+        # the command refused with the style named, or the sphere lost through the wall
+        refused = "wall/gran/kk" in tail and "granular" in tail
+        return None if refused else "exited %d: %s" % (rc, tail)
+    with open(out) as f:
+        height = float(f.read().split()[0])
+    return None if height > 0.0 else "the sphere went through the wall (z = %g)" % height
+
+
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
 # cases need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
@@ -175,7 +192,8 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_write_restart": neigh_history_write_restart,
          "comm_tiled_exchange": comm_tiled_exchange,
          "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one,
-         "kokkos_occasional_same_step": kokkos_occasional_same_step}
+         "kokkos_occasional_same_step": kokkos_occasional_same_step,
+         "kokkos_wall_gran_granular": kokkos_wall_gran_granular}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart"]
 
