@@ -897,6 +897,25 @@ TEST(HGridKokkos, WallGranStylesTheKernelsLackAreRefused)
             "");
 }
 
+// compute pair/local force calls the pair's single(), which gran/hooke/history/kk
+// inherits from the CPU pair and which reads host list rows and host history the
+// Kokkos pair does not keep: refused with the stock error (stock: a segfault, patch
+// 0024); the distances, which need no single(), are computed
+TEST(HGridKokkos, ContactForcesOfComputePairLocalAreRefused)
+{
+  const SystemSpec s = kokkos_spec(powerlaw_system(200, 5.0, 0.4), "off");
+  const std::string msg = error_of(s,
+                                   {"compute forces all pair/local force cutoff radius",
+                                    "compute total all reduce sum c_forces inputs local",
+                                    "thermo_style custom step c_total"});
+  EXPECT_NE(msg.find("Pair style does not support compute pair/local"), std::string::npos) << msg;
+  EXPECT_EQ(error_of(s,
+                     {"compute dist all pair/local dist cutoff radius",
+                      "compute total all reduce sum c_dist inputs local",
+                      "thermo_style custom step c_total"}),
+            "");
+}
+
 // fix hgrid/tune skin auto changes Neighbor's cutoffs on the host only: refused under
 // Kokkos with its reason, while the layout tuning of the same fix runs
 TEST(HGridKokkos, SkinAutoIsRefused)

@@ -27,6 +27,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   kokkos_wall_gran_granular  (an lmp with KOKKOS) a sphere thrown at fix wall/gran's
                          granular-model wall bounces off, or the command is refused
                          with the style named (patch 0023)
+  kokkos_gran_single     (an lmp with KOKKOS) compute pair/local force with
+                         gran/hooke/history/kk: the contact forces, or an error that the
+                         pair style does not support it; no crash (patch 0024)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -182,6 +185,19 @@ def kokkos_wall_gran_granular(lmp, workdir):
     return None if height > 0.0 else "the sphere went through the wall (z = %g)" % height
 
 
+def kokkos_gran_single(lmp, workdir):
+    out = os.path.join(workdir, "kokkos_gran_single.out")
+    if os.path.exists(out):
+        os.remove(out)
+    rc, tail = run(lmp, workdir, "kokkos_gran_single", KOKKOS, {"OMP_NUM_THREADS": "1"})
+    if rc != 0:
+        refused = "does not support compute pair/local" in tail
+        return None if refused else "exited %d: %s" % (rc, tail)
+    with open(out) as f:
+        total = float(f.read().split()[0])
+    return None if total > 0.0 else "no contact forces (%g)" % total
+
+
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
 # cases need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
@@ -193,7 +209,8 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "comm_tiled_exchange": comm_tiled_exchange,
          "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one,
          "kokkos_occasional_same_step": kokkos_occasional_same_step,
-         "kokkos_wall_gran_granular": kokkos_wall_gran_granular}
+         "kokkos_wall_gran_granular": kokkos_wall_gran_granular,
+         "kokkos_gran_single": kokkos_gran_single}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart"]
 
