@@ -23,9 +23,10 @@ lammps=$("$here/pristine_lammps.sh")
 declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-after-restart.patch
                      [0002]=0002-fix-neigh-history-omp-threads.patch
                      [0003]=0003-fix-granular-mdr-history-fix-lookup.patch
-                     [0004]=0004-neighbor-init-pair-error-leaves-nothing-stale.patch)
+                     [0004]=0004-neighbor-init-pair-error-leaves-nothing-stale.patch
+                     [0025]=0025-granular-model-classic-undamped.patch)
 declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
-                    [0004]=init_pair_error)
+                    [0004]=init_pair_error [0025]=wall_gran_undamped)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -66,7 +67,7 @@ if [ "$rc" -eq 0 ]; then
 else
   echo "FAIL init_pair_error: the library caller exited $rc"
 fi
-for v in 0001 0002 0003 0004; do
+for v in 0001 0002 0003 0004 0025; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
   if [ "$v" = 0004 ]; then

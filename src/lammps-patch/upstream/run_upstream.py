@@ -30,6 +30,8 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   kokkos_gran_single     (an lmp with KOKKOS) compute pair/local force with
                          gran/hooke/history/kk: the contact forces, or an error that the
                          pair style does not support it; no crash (patch 0024)
+  wall_gran_undamped     spheres resting in an undamped (gamman = 0) fix wall/gran
+                         hooke/history floor keep a finite kinetic energy (patch 0025)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -198,6 +200,18 @@ def kokkos_gran_single(lmp, workdir):
     return None if total > 0.0 else "no contact forces (%g)" % total
 
 
+def wall_gran_undamped(lmp, workdir):
+    out = os.path.join(workdir, "wall_gran_undamped.out")
+    if os.path.exists(out):
+        os.remove(out)
+    why = finished(run(lmp, workdir, "wall_gran_undamped", []))
+    if why:
+        return why
+    with open(out) as f:
+        energy = float(f.read().split()[0])
+    return None if 0.0 < energy < float("inf") else "kinetic energy %g" % energy
+
+
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
 # cases need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
@@ -210,9 +224,10 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "kokkos_copy_rows_past_one": kokkos_copy_rows_past_one,
          "kokkos_occasional_same_step": kokkos_occasional_same_step,
          "kokkos_wall_gran_granular": kokkos_wall_gran_granular,
-         "kokkos_gran_single": kokkos_gran_single}
+         "kokkos_gran_single": kokkos_gran_single,
+         "wall_gran_undamped": wall_gran_undamped}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
-           "neigh_history_write_restart"]
+           "neigh_history_write_restart", "wall_gran_undamped"]
 
 
 def main():
