@@ -24,9 +24,11 @@ declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-aft
                      [0002]=0002-fix-neigh-history-omp-threads.patch
                      [0003]=0003-fix-granular-mdr-history-fix-lookup.patch
                      [0004]=0004-neighbor-init-pair-error-leaves-nothing-stale.patch
-                     [0025]=0025-granular-model-classic-undamped.patch)
+                     [0025]=0025-granular-model-classic-undamped.patch
+                     [0026]=0026-compute-reduce-sumabs-vector.patch)
 declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
-                    [0004]=init_pair_error [0025]=wall_gran_undamped)
+                    [0004]=init_pair_error [0025]=wall_gran_undamped
+                    [0026]=compute_reduce_sumabs)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -67,7 +69,7 @@ if [ "$rc" -eq 0 ]; then
 else
   echo "FAIL init_pair_error: the library caller exited $rc"
 fi
-for v in 0001 0002 0003 0004 0025; do
+for v in 0001 0002 0003 0004 0025 0026; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
   if [ "$v" = 0004 ]; then

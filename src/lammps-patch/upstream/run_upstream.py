@@ -32,6 +32,8 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          pair style does not support it; no crash (patch 0024)
   wall_gran_undamped     spheres resting in an undamped (gamman = 0) fix wall/gran
                          hooke/history floor keep a finite kinetic energy (patch 0025)
+  compute_reduce_sumabs  compute reduce sumabs and aveabs of two inputs: the sums and the
+                         averages of the absolute values (patch 0026)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -212,6 +214,18 @@ def wall_gran_undamped(lmp, workdir):
     return None if 0.0 < energy < float("inf") else "kinetic energy %g" % energy
 
 
+def compute_reduce_sumabs(lmp, workdir):
+    out = os.path.join(workdir, "compute_reduce_sumabs.out")
+    if os.path.exists(out):
+        os.remove(out)
+    why = finished(run(lmp, workdir, "compute_reduce_sumabs", []))
+    if why:
+        return why
+    with open(out) as f:
+        got = [float(v) for v in f.read().split()]
+    return None if got == [10.0, 4.0, 2.5, 1.0] else "sumabs, aveabs of vx, vy: %s, not 10 4 2.5 1" % got
+
+
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
 # cases need the KOKKOS package
 CASES = {"limit_damping_restart": limit_damping_restart,
@@ -225,9 +239,10 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "kokkos_occasional_same_step": kokkos_occasional_same_step,
          "kokkos_wall_gran_granular": kokkos_wall_gran_granular,
          "kokkos_gran_single": kokkos_gran_single,
-         "wall_gran_undamped": wall_gran_undamped}
+         "wall_gran_undamped": wall_gran_undamped,
+         "compute_reduce_sumabs": compute_reduce_sumabs}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
-           "neigh_history_write_restart", "wall_gran_undamped"]
+           "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs"]
 
 
 def main():
