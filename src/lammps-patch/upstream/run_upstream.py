@@ -145,17 +145,32 @@ def comm_tiled_exchange(lmp, workdir):
     return kokkos_run_in_3gib(lmp, workdir, "comm_tiled_exchange")
 
 
-def kokkos_numbers(lmp, workdir, name):
-    """(why, numbers): the KOKKOS run of upstream/in.<name> and the numbers it printed to
-    <name>.out (why is None if it finished)"""
+def numbers_of(lmp, workdir, name, args, env=None):
+    """(exit status, output tail, numbers): a run of upstream/in.<name> and the numbers it
+    printed to <name>.out (none unless it finished)"""
     out = os.path.join(workdir, name + ".out")
     if os.path.exists(out):
         os.remove(out)
-    why = finished(run(lmp, workdir, name, KOKKOS, {"OMP_NUM_THREADS": "1"}))
-    if why:
-        return why, []
+    rc, tail = run(lmp, workdir, name, args, env)
+    if rc != 0:
+        return rc, tail, []
     with open(out) as f:
-        return None, [float(v) for v in f.read().split()]
+        return rc, tail, [float(v) for v in f.read().split()]
+
+
+def plain_numbers(lmp, workdir, name):
+    """(why, numbers) of the run of upstream/in.<name> (why is None if it finished)"""
+    rc, tail, numbers = numbers_of(lmp, workdir, name, [])
+    return finished((rc, tail)), numbers
+
+
+def kokkos_numbers(lmp, workdir, name, refusal=None):
+    """(why, numbers) of the KOKKOS run of upstream/in.<name>: why is None if it finished,
+    or if it stopped with an error holding every string of refusal (no numbers then)"""
+    rc, tail, numbers = numbers_of(lmp, workdir, name, KOKKOS, {"OMP_NUM_THREADS": "1"})
+    if rc != 0 and refusal and all(s in tail for s in refusal):
+        return None, []
+    return finished((rc, tail)), numbers
 
 
 def kokkos_copy_rows_past_one(lmp, workdir):
@@ -175,55 +190,41 @@ def kokkos_occasional_same_step(lmp, workdir):
     return None
 
 
+def refused_or_positive(lmp, workdir, name, refusal, failure):
+    """None if the KOKKOS run of upstream/in.<name> stopped with an error holding every
+    string of refusal, or finished with a positive first number; else why not"""
+    why, numbers = kokkos_numbers(lmp, workdir, name, refusal)
+    if why or not numbers:
+        return why
+    return None if numbers[0] > 0.0 else failure % numbers[0]
+
+
 def kokkos_wall_gran_granular(lmp, workdir):
-    out = os.path.join(workdir, "kokkos_wall_gran_granular.out")
-    if os.path.exists(out):
-        os.remove(out)
-    rc, tail = run(lmp, workdir, "kokkos_wall_gran_granular", KOKKOS, {"OMP_NUM_THREADS": "1"})
-    if rc != 0:
-        # the command refused with the style named, or the sphere lost through the wall
-        refused = "wall/gran/kk" in tail and "granular" in tail
-        return None if refused else "exited %d: %s" % (rc, tail)
-    with open(out) as f:
-        height = float(f.read().split()[0])
-    return None if height > 0.0 else "the sphere went through the wall (z = %g)" % height
+    # the command refused with the style named, or the sphere bounced off the wall
+    return refused_or_positive(lmp, workdir, "kokkos_wall_gran_granular",
+                               ["wall/gran/kk", "granular"],
+                               "the sphere went through the wall (z = %g)")
 
 
 def kokkos_gran_single(lmp, workdir):
-    out = os.path.join(workdir, "kokkos_gran_single.out")
-    if os.path.exists(out):
-        os.remove(out)
-    rc, tail = run(lmp, workdir, "kokkos_gran_single", KOKKOS, {"OMP_NUM_THREADS": "1"})
-    if rc != 0:
-        refused = "does not support compute pair/local" in tail
-        return None if refused else "exited %d: %s" % (rc, tail)
-    with open(out) as f:
-        total = float(f.read().split()[0])
-    return None if total > 0.0 else "no contact forces (%g)" % total
+    # compute pair/local refused, or the contact forces
+    return refused_or_positive(lmp, workdir, "kokkos_gran_single",
+                               ["does not support compute pair/local"], "no contact forces (%g)")
 
 
 def wall_gran_undamped(lmp, workdir):
-    out = os.path.join(workdir, "wall_gran_undamped.out")
-    if os.path.exists(out):
-        os.remove(out)
-    why = finished(run(lmp, workdir, "wall_gran_undamped", []))
+    why, numbers = plain_numbers(lmp, workdir, "wall_gran_undamped")
     if why:
         return why
-    with open(out) as f:
-        energy = float(f.read().split()[0])
-    return None if 0.0 < energy < float("inf") else "kinetic energy %g" % energy
+    return None if 0.0 < numbers[0] < float("inf") else "kinetic energy %g" % numbers[0]
 
 
 def compute_reduce_sumabs(lmp, workdir):
-    out = os.path.join(workdir, "compute_reduce_sumabs.out")
-    if os.path.exists(out):
-        os.remove(out)
-    why = finished(run(lmp, workdir, "compute_reduce_sumabs", []))
+    why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
         return why
-    with open(out) as f:
-        got = [float(v) for v in f.read().split()]
-    return None if got == [10.0, 4.0, 2.5, 1.0] else "sumabs, aveabs of vx, vy: %s, not 10 4 2.5 1" % got
+    return None if numbers == [10.0, 4.0, 2.5, 1.0] else \
+        "sumabs, aveabs of vx, vy: %s, not 10 4 2.5 1" % numbers
 
 
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
