@@ -25,10 +25,13 @@ declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-aft
                      [0003]=0003-fix-granular-mdr-history-fix-lookup.patch
                      [0004]=0004-neighbor-init-pair-error-leaves-nothing-stale.patch
                      [0025]=0025-granular-model-classic-undamped.patch
-                     [0026]=0026-compute-reduce-sumabs-vector.patch)
+                     [0026]=0026-compute-reduce-sumabs-vector.patch
+                     [0027]=0027-granular-history-fix-id-survives-restart.patch
+                     [0028]=0028-granular-restart-keeps-cutoffs.patch)
 declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
                     [0004]=init_pair_error [0025]=wall_gran_undamped
-                    [0026]=compute_reduce_sumabs)
+                    [0026]=compute_reduce_sumabs [0027]=history_restart_id
+                    [0028]=granular_restart_cutoff)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -69,7 +72,7 @@ if [ "$rc" -eq 0 ]; then
 else
   echo "FAIL init_pair_error: the library caller exited $rc"
 fi
-for v in 0001 0002 0003 0004 0025 0026; do
+for v in 0001 0002 0003 0004 0025 0026 0027 0028; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
   if [ "$v" = 0004 ]; then

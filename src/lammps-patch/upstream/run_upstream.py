@@ -34,6 +34,12 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          hooke/history floor keep a finite kinetic energy (patch 0025)
   compute_reduce_sumabs  compute reduce sumabs and aveabs of two inputs: the sums and the
                          averages of the absolute values (patch 0026)
+  history_restart_id     a granular run restarted after its pair style was switched, and
+                         after clear in the same process (gran/hooke/history, pair
+                         granular), continues with its contact history: the restarted
+                         runs equal the continuous ones (patch 0027)
+  granular_restart_cutoff  a pair granular run continued from a restart file with the
+                         pair style it holds equals the continuous run (patch 0028)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -219,6 +225,30 @@ def wall_gran_undamped(lmp, workdir):
     return None if 0.0 < numbers[0] < float("inf") else "kinetic energy %g" % numbers[0]
 
 
+def history_restart_id(lmp, workdir):
+    for part in ("a", "b", "c", "d"):
+        why = finished(run(lmp, workdir, "history_restart_id", ["-var", "part", part]),
+                       "part %s " % part)
+        if why:
+            return why
+    return (dumps_differ(workdir, "history.a.dump", "history.b.dump", 1e-10,
+                         "restarted after the pair style switched, the run differs")
+            or dumps_differ(workdir, "history.c.dump", "history.c2.dump", 1e-10,
+                            "restarted after clear, the gran/hooke/history run differs")
+            or dumps_differ(workdir, "history.d.dump", "history.d2.dump", 1e-10,
+                            "restarted after clear, the pair granular run differs"))
+
+
+def granular_restart_cutoff(lmp, workdir):
+    for part in ("a", "b"):
+        why = finished(run(lmp, workdir, "granular_restart_cutoff", ["-var", "part", part]),
+                       "part %s " % part)
+        if why:
+            return why
+    return dumps_differ(workdir, "granular_restart.a.dump", "granular_restart.b.dump", 1e-10,
+                        "the restarted run differs")
+
+
 def compute_reduce_sumabs(lmp, workdir):
     why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
@@ -241,9 +271,12 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "kokkos_wall_gran_granular": kokkos_wall_gran_granular,
          "kokkos_gran_single": kokkos_gran_single,
          "wall_gran_undamped": wall_gran_undamped,
-         "compute_reduce_sumabs": compute_reduce_sumabs}
+         "compute_reduce_sumabs": compute_reduce_sumabs,
+         "history_restart_id": history_restart_id,
+         "granular_restart_cutoff": granular_restart_cutoff}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
-           "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs"]
+           "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
+           "history_restart_id", "granular_restart_cutoff"]
 
 
 def main():
