@@ -40,6 +40,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          runs equal the continuous ones (patch 0027)
   granular_restart_cutoff  a pair granular run continued from a restart file with the
                          pair style it holds equals the continuous run (patch 0028)
+  granular_history_transfer  two touching spheres, one spun, whose contact changes rows
+                         (the atom sort): the spins do not depend on the atom order,
+                         with rolling and with twisting friction (patch 0029)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -82,12 +85,12 @@ def read_dump(path):
     return [float(v) for line in lines[start:] for v in line.split()]
 
 
-def dumps_differ(workdir, first, second, tolerance, what):
+def dumps_differ(workdir, first, second, tolerance, what, units="length units"):
     """None if the two dumps agree within tolerance, else why not"""
     a = read_dump(os.path.join(workdir, first))
     b = read_dump(os.path.join(workdir, second))
     diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0) if len(a) == len(b) else float("inf")
-    return None if diff <= tolerance else "%s by %.3g length units" % (what, diff)
+    return None if diff <= tolerance else "%s by %.3g %s" % (what, diff, units)
 
 
 def finished(result, what=""):
@@ -249,6 +252,22 @@ def granular_restart_cutoff(lmp, workdir):
                         "the restarted run differs")
 
 
+def granular_history_transfer(lmp, workdir):
+    for mode in ("rolling", "twisting"):
+        for order in ("keep", "flip"):
+            why = finished(run(lmp, workdir, "granular_history_transfer",
+                               ["-var", "mode", mode, "-var", "order", order]),
+                           "%s, %s: " % (mode, order))
+            if why:
+                return why
+        why = dumps_differ(workdir, "granular_transfer.%s.keep.dump" % mode,
+                           "granular_transfer.%s.flip.dump" % mode, 1e-12,
+                           "%s: the spins depend on the atom order" % mode, "per time unit")
+        if why:
+            return why
+    return None
+
+
 def compute_reduce_sumabs(lmp, workdir):
     why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
@@ -273,10 +292,11 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "wall_gran_undamped": wall_gran_undamped,
          "compute_reduce_sumabs": compute_reduce_sumabs,
          "history_restart_id": history_restart_id,
-         "granular_restart_cutoff": granular_restart_cutoff}
+         "granular_restart_cutoff": granular_restart_cutoff,
+         "granular_history_transfer": granular_history_transfer}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
-           "history_restart_id", "granular_restart_cutoff"]
+           "history_restart_id", "granular_restart_cutoff", "granular_history_transfer"]
 
 
 def main():
