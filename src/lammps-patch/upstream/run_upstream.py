@@ -230,8 +230,8 @@ def wall_gran_undamped(lmp, workdir):
 
 def history_restart_id(lmp, workdir):
     for part in ("a", "b", "c", "d"):
-        why = finished(run(lmp, workdir, "history_restart_id", ["-var", "part", part]),
-                       "part %s " % part)
+        why = finished(run(lmp, workdir, "history_restart_id", ["-var", "part", part],
+                           {"MALLOC_PERTURB_": "1"}), "part %s " % part)
         if why:
             return why
     return (dumps_differ(workdir, "history.a.dump", "history.b.dump", 1e-10,
