@@ -621,8 +621,8 @@ TEST(HGridRows, PairsOfOwnedAtomsOnTwoLevelsJoinTheSmallerAtomsLaterRow)
 // beds whose density varies): subdomains of unequal, changing shapes, rebalanced while
 // atoms move.  hgrid's windows, its owned-extent clip and its size-dependent ghost
 // cutoffs (CommTiled in mode multi) must hold every pair of the oracle after every
-// rebalance and at every rebuild of a run (newton on without history: stock CommTiled
-// has no reverse communication for fix neigh/history; newton off with history).
+// rebalance and at every rebuild of a run, with contact history (newton on needs
+// core patch 0030: stock CommTiled had no reverse communication of variable size).
 
 TEST(HGridOracle, CommTiledRcbBalance)
 {
@@ -635,7 +635,7 @@ TEST(HGridOracle, CommTiledRcbBalance)
       spec.newton = newton;
       spec.seed = 11;
       spec.before_pair = {"comm_style tiled"};
-      const std::string pair = newton ? "gran/hooke" : "gran/hooke/history";
+      const std::string pair = "gran/hooke/history";
       spec.pair = pair + " 20.0 NULL 5.0 NULL 0.5 0";
       auto lmp = make_system(spec);
       ASSERT_EQ(lmp->comm->style, LAMMPS_NS::Comm::TILED) << what;
@@ -674,4 +674,54 @@ TEST(HGridOracle, CommTiledRcbBalance)
       ASSERT_NO_THROW(commands(lmp.get(), {"run 40 post no"})) << what;
       EXPECT_EQ(check.checks, 41) << what;    // the setup and 40 steps
     }
+}
+
+namespace {
+// positions, velocities and spins after a settling run with contact history and newton
+// on, under comm_style brick or tiled with rcb balancing
+std::vector<double> settled_state(const std::string &comm_style)
+{
+  SystemSpec spec = powerlaw_system(800, 10.0, 0.45);
+  spec.newton = true;
+  spec.seed = 5;
+  spec.before_pair = {"comm_style " + comm_style};
+  spec.pair = "gran/hooke/history 200.0 NULL 50.0 NULL 0.5 1";
+  auto lmp = make_system(spec);
+  if (comm_style == "tiled")
+    commands(lmp.get(), {"balance 1.0 rcb", "fix rebalance all balance 25 1.0 rcb"});
+  commands(lmp.get(),
+           {"velocity all create 2.0 4711 loop geom", "fix integrate all nve/sphere",
+            "timestep 0.001", "neigh_modify every 1 delay 0 check no", "run 150 post no"});
+  // unwrapped positions: round-off may put an atom on either side of a periodic face
+  const int nlocal = lmp->atom->nlocal;
+  std::vector<double> unwrapped(3 * std::max(nlocal, 1));
+  std::vector<double *> rows(std::max(nlocal, 1));
+  for (int i = 0; i < nlocal; i++) {
+    rows[i] = &unwrapped[3 * i];
+    lmp->domain->unmap(lmp->atom->x[i], lmp->atom->image[i], rows[i]);
+  }
+  auto state = gather_by_tag(lmp.get(), rows.data());
+  for (double **values : {lmp->atom->v, lmp->atom->omega}) {
+    const auto more = gather_by_tag(lmp.get(), values);
+    state.insert(state.end(), more.begin(), more.end());
+  }
+  return state;
+}
+}    // namespace
+
+// fix neigh/history with newton on sends the contacts found with ghosts back to their
+// owners by a reverse communication of variable size, which comm_style tiled lacked
+// (core patch 0030): the run under tiled with rcb balancing equals the brick run
+TEST(HGridOracle, CommTiledHistoryNewtonOnEqualsBrick)
+{
+  const auto brick = settled_state("brick");
+  const auto tiled = settled_state("tiled");
+  ASSERT_EQ(brick.size(), tiled.size());
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t k = 0; k < brick.size(); k++) {
+    diff = std::max(diff, std::fabs(brick[k] - tiled[k]));
+    scale = std::max(scale, std::fabs(brick[k]));
+  }
+  EXPECT_GT(scale, 0.0);
+  EXPECT_LT(diff, 1e-9 * scale);
 }

@@ -43,6 +43,8 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   granular_history_transfer  two touching spheres, one spun, whose contact changes rows
                          (the atom sort): the spins do not depend on the atom order,
                          with rolling and with twisting friction (patch 0029)
+  comm_tiled_history_newton  gran/hooke/history with newton on under comm_style tiled:
+                         the run finishes and equals the comm_style brick run (patch 0030)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -268,6 +270,16 @@ def granular_history_transfer(lmp, workdir):
     return None
 
 
+def comm_tiled_history_newton(lmp, workdir):
+    for cs in ("tiled", "brick"):
+        why = finished(run(lmp, workdir, "comm_tiled_history_newton", ["-var", "cs", cs]),
+                       "comm_style %s: " % cs)
+        if why:
+            return why
+    return dumps_differ(workdir, "comm_brick.dump", "comm_tiled.dump", 1e-8,
+                        "comm_style tiled differs from brick")
+
+
 def compute_reduce_sumabs(lmp, workdir):
     why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
@@ -293,10 +305,12 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "compute_reduce_sumabs": compute_reduce_sumabs,
          "history_restart_id": history_restart_id,
          "granular_restart_cutoff": granular_restart_cutoff,
-         "granular_history_transfer": granular_history_transfer}
+         "granular_history_transfer": granular_history_transfer,
+         "comm_tiled_history_newton": comm_tiled_history_newton}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
-           "history_restart_id", "granular_restart_cutoff", "granular_history_transfer"]
+           "history_restart_id", "granular_restart_cutoff", "granular_history_transfer",
+           "comm_tiled_history_newton"]
 
 
 def main():
