@@ -36,7 +36,7 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          averages of the absolute values (patch 0026)
   history_restart_id     a granular run restarted after its pair style was switched, and
                          after clear in the same process (gran/hooke/history, pair
-                         granular), continues with its contact history: the restarted
+                         granular, pair hybrid), continues with its contact history: the restarted
                          runs equal the continuous ones (patch 0027)
   granular_restart_cutoff  a pair granular run continued from a restart file with the
                          pair style it holds equals the continuous run (patch 0028)
@@ -231,7 +231,7 @@ def wall_gran_undamped(lmp, workdir):
 
 
 def history_restart_id(lmp, workdir):
-    for part in ("a", "b", "c", "d"):
+    for part in ("a", "b", "c", "d", "e"):
         why = finished(run(lmp, workdir, "history_restart_id", ["-var", "part", part],
                            {"MALLOC_PERTURB_": "1"}), "part %s " % part)
         if why:
@@ -241,7 +241,9 @@ def history_restart_id(lmp, workdir):
             or dumps_differ(workdir, "history.c.dump", "history.c2.dump", 1e-10,
                             "restarted after clear, the gran/hooke/history run differs")
             or dumps_differ(workdir, "history.d.dump", "history.d2.dump", 1e-10,
-                            "restarted after clear, the pair granular run differs"))
+                            "restarted after clear, the pair granular run differs")
+            or dumps_differ(workdir, "history.e.dump", "history.e2.dump", 1e-10,
+                            "restarted after clear, the pair hybrid run differs"))
 
 
 def granular_restart_cutoff(lmp, workdir):
