@@ -29,12 +29,13 @@ declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-aft
                      [0027]=0027-granular-history-fix-id-survives-restart.patch
                      [0028]=0028-granular-restart-keeps-cutoffs.patch
                      [0029]=0029-granular-rolling-twisting-history-transfer.patch
-                     [0030]=0030-comm-tiled-reverse-comm-variable.patch)
+                     [0030]=0030-comm-tiled-reverse-comm-variable.patch
+                     [0031]=0031-granular-history-size-change-refused.patch)
 declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
                     [0004]=init_pair_error [0025]=wall_gran_undamped
                     [0026]=compute_reduce_sumabs [0027]=history_restart_id
                     [0028]=granular_restart_cutoff [0029]=granular_history_transfer
-                    [0030]=comm_tiled_history_newton)
+                    [0030]=comm_tiled_history_newton [0031]=granular_history_size)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -75,7 +76,7 @@ if [ "$rc" -eq 0 ]; then
 else
   echo "FAIL init_pair_error: the library caller exited $rc"
 fi
-for v in 0001 0002 0003 0004 0025 0026 0027 0028 0029 0030; do
+for v in 0001 0002 0003 0004 0025 0026 0027 0028 0029 0030 0031; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
   if [ "$v" = 0004 ]; then

@@ -45,6 +45,9 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
                          with rolling and with twisting friction (patch 0029)
   comm_tiled_history_newton  gran/hooke/history with newton on under comm_style tiled:
                          the run finishes and equals the comm_style brick run (patch 0030)
+  granular_history_size  pair granular whose pair_coeff adds rolling and twisting between
+                         runs: the second run is refused with both history sizes named
+                         (patch 0031)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -278,6 +281,15 @@ def comm_tiled_history_newton(lmp, workdir):
                             "comm_style tiled differs from brick"))
 
 
+def granular_history_size(lmp, workdir):
+    rc, tail = run(lmp, workdir, "granular_history_size", [])
+    if rc == 0:
+        return "the second run ran with 9 history values per contact in rows of 3"
+    if "keep 9 history values per contact" in tail and "holds 3" in tail:
+        return None
+    return finished((rc, tail))
+
+
 def compute_reduce_sumabs(lmp, workdir):
     why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
@@ -304,11 +316,12 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "history_restart_id": history_restart_id,
          "granular_restart_cutoff": granular_restart_cutoff,
          "granular_history_transfer": granular_history_transfer,
-         "comm_tiled_history_newton": comm_tiled_history_newton}
+         "comm_tiled_history_newton": comm_tiled_history_newton,
+         "granular_history_size": granular_history_size}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
            "history_restart_id", "granular_restart_cutoff", "granular_history_transfer",
-           "comm_tiled_history_newton"]
+           "comm_tiled_history_newton", "granular_history_size"]
 
 
 def main():
