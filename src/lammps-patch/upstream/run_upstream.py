@@ -185,11 +185,17 @@ def plain_numbers(lmp, workdir, name):
     return finished((rc, tail)), numbers
 
 
+def refused(rc, tail, refusal):
+    """did a run (exit status rc, output tail) stop with an error holding every string
+    of refusal?"""
+    return rc != 0 and bool(refusal) and all(s in tail for s in refusal)
+
+
 def kokkos_numbers(lmp, workdir, name, refusal=None):
     """(why, numbers) of the KOKKOS run of upstream/in.<name>: why is None if it finished,
     or if it stopped with an error holding every string of refusal (no numbers then)"""
     rc, tail, numbers = numbers_of(lmp, workdir, name, KOKKOS, {"OMP_NUM_THREADS": "1"})
-    if rc != 0 and refusal and all(s in tail for s in refusal):
+    if refused(rc, tail, refusal):
         return None, []
     return finished((rc, tail)), numbers
 
@@ -283,11 +289,10 @@ def comm_tiled_history_newton(lmp, workdir):
 
 def granular_history_size(lmp, workdir):
     rc, tail = run(lmp, workdir, "granular_history_size", [])
-    if rc == 0:
-        return "the second run ran with 9 history values per contact in rows of 3"
-    if "keep 9 history values per contact" in tail and "holds 3" in tail:
+    if refused(rc, tail, ["keep 9 history values per contact", "holds 3"]):
         return None
-    return finished((rc, tail))
+    return (finished((rc, tail))
+            or "the second run ran with 9 history values per contact in rows of 3")
 
 
 def compute_reduce_sumabs(lmp, workdir):
