@@ -111,20 +111,21 @@ TEST(HGridCohesion, JkrListHoldsEveryPairWithinThePulloffRange)
 // the run ("needs particles with a radius or a positive skin")
 TEST(HGridCohesion, TypeWithoutParticlesAddsNoPulloffRange)
 {
-  for (bool newton : {true, false}) {
-    SystemSpec spec = variant_system(3, newton);
-    spec.pair = "granular";
-    spec.pair_coeff = JKR;
-    auto lmp = make_system(spec);
-    commands(lmp.get(), {"set type 2 type 1", "run 0 post no"});
-    const std::string what = "JKR list, type 2 empty, " + describe(spec);
-    const double margin = pulloff_max(lmp.get());
-    EXPECT_TRUE(std::isfinite(margin)) << what;
-    EXPECT_GT(margin, 2.0 * spec.skin) << what;
-    EXPECT_DOUBLE_EQ(lmp->neighbor->hgrid_margin, margin) << what;
-    const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
-    expect_list_matches(lmp.get(), index, half_kind(newton), false, what, {margin, {}});
-  }
+  for (int dim : {2, 3})
+    for (bool newton : {true, false}) {
+      SystemSpec spec = variant_system(dim, newton);
+      spec.pair = "granular";
+      spec.pair_coeff = JKR;
+      auto lmp = make_system(spec);
+      commands(lmp.get(), {"set type 2 type 1", "run 0 post no"});
+      const std::string what = "JKR list, type 2 empty, " + describe(spec);
+      const double margin = pulloff_max(lmp.get());
+      EXPECT_TRUE(std::isfinite(margin)) << what;
+      EXPECT_GT(margin, 2.0 * spec.skin) << what;
+      EXPECT_DOUBLE_EQ(lmp->neighbor->hgrid_margin, margin) << what;
+      const int index = lammps_find_pair_neighlist(lmp.get(), "granular", 1, 0, 0);
+      expect_list_matches(lmp.get(), index, half_kind(newton), false, what, {margin, {}});
+    }
 }
 
 // the same JKR run under bin (plain cutoff lists sized for the largest pair) and hgrid
