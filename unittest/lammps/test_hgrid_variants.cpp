@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -308,6 +310,72 @@ TEST(HGridVariants, HybridSubStyleMatchesOracle)
                     }};
     expect_list_matches(lmp.get(), granular, half_kind(newton), false, what, rule);
   }
+}
+
+// GRANSURF: spheres against a wall of line segments (pair hybrid granular +
+// surf/granular, fix surface/local).  surf/granular's onesided list is a skip list
+// of a newton-off parent that hgrid builds, where a pair of a sphere and a line sits
+// in the line's row; the skip list flips it into the sphere's row.  Spheres created
+// before the lines (lower indices) with no sphere neighbor of their own must still
+// enter the onesided list's ilist (core patch 0032: they did not, and their contacts
+// with the wall were missed)
+TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
+{
+  int rank, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs > 2)
+    GTEST_SKIP() << "GRANSURF's fix surface/local crashes in its border communication "
+                    "of this wall on four ranks, under bin alike (stock LAMMPS 4 Jul 2026; "
+                    "examples/gransurf/in.line.gran.surf also on two)";
+  const std::string mol = "hgrid_test_wall.line";
+  if (rank == 0) {
+    // a closed wall of 8 segments around the box centre, and one inside
+    std::ofstream out(mol);
+    out << "wall of lines\n\n9 lines\n\nLines\n\n"
+        << "1 1 2 7 0 10 10\n2 1 2 10 10 0 7\n3 1 2 0 7 -10 10\n4 1 2 -10 10 -7 0\n"
+        << "5 1 2 -7 0 -10 -10\n6 1 2 -10 -10 0 -10\n7 1 2 0 -10 10 -10\n"
+        << "8 1 2 10 -10 10 0\n9 1 2 0 -9.9 0 -4\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (const std::string neighbor : {"0.3 hgrid", "0.3 bin"}) {
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    commands(
+        lmp.get(),
+        {"units lj", "dimension 2", "atom_style hybrid line sphere 1",
+         "atom_modify map array sort 0 0", "boundary f f p",
+         // stock LAMMPS needs the connected segments as ghosts (bin: "Surface mesh atom
+         // missing" on two ranks without the cutoff)
+         "comm_modify vel yes cutoff 12", "region box block -15 15 -15 15 -0.5 0.5 units box",
+         "create_box 2 box", "region inner block -10.5 10.5 -10.5 10.5 -0.5 0.5 units box",
+         // the spheres first: their indices are below the lines'
+         "create_atoms 1 random 90 8817 inner overlap 1.0 maxtry 200", "set type 1 z 0.0",
+         "molecule lines " + mol, "fix wall all surface/local input mol lines",
+         "pair_style hybrid granular surf/granular",
+         "pair_coeff 1 1 granular hooke 4000.0 100.0 tangential linear_history 1000 1 0.5",
+         "pair_coeff 1 2 surf/granular hooke 4000.0 100.0 tangential linear_history 1000 1 0.5",
+         "pair_coeff 2 2 none", "neighbor " + neighbor, "fix 2d all enforce2d", "run 0 post no"});
+    const int surf = lammps_find_pair_neighlist(lmp.get(), "surf/granular", 1, 0, 0);
+    ASSERT_GE(surf, 0) << neighbor;
+    const LAMMPS_NS::NeighList *list = lmp->neighbor->lists[surf];
+    ASSERT_NE(list->listskip, nullptr) << neighbor;
+    EXPECT_EQ(built_by_hgrid(lmp.get(), list->listskip->index), neighbor == "0.3 hgrid");
+    // every sphere-line pair within r_a + r_b + skin once, in the sphere's row
+    OracleRule rule{0.0, [](const AtomInfo &a, const AtomInfo &b) {
+                      return a.type != b.type;
+                    }};
+    rule.any_builder = neighbor != "0.3 hgrid";
+    expect_list_matches(lmp.get(), surf, ListKind::HalfNewton, false,
+                        "surf/granular onesided list, neighbor " + neighbor, rule);
+    long wrong_row = 0;
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      wrong_row += lmp->atom->line[i] >= 0 ? list->numneigh[i] : 0;
+    }
+    EXPECT_EQ(wrong_row, 0) << neighbor << ": pairs in a line's row";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(mol.c_str());
 }
 
 // occasional lists: compute contact/atom (a size list, hgrid) and compute coord/atom
