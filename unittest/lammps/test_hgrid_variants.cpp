@@ -318,16 +318,12 @@ TEST(HGridVariants, HybridSubStyleMatchesOracle)
 // in the line's row; the skip list flips it into the sphere's row.  Spheres created
 // before the lines (lower indices) with no sphere neighbor of their own must still
 // enter the onesided list's ilist (core patch 0032: they did not, and their contacts
-// with the wall were missed)
+// with the wall were missed).  On 4 ranks it needs core patch 0033 (fix surface/local's
+// border messages)
 TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
 {
-  int rank, nprocs;
+  int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  if (nprocs > 2)
-    GTEST_SKIP() << "GRANSURF's fix surface/local crashes in its border communication "
-                    "of this wall on four ranks, under bin alike (stock LAMMPS 4 Jul 2026; "
-                    "examples/gransurf/in.line.gran.surf also on two)";
   const std::string mol = "hgrid_test_wall.line";
   if (rank == 0) {
     // a closed wall of 8 segments around the box centre, and one inside

@@ -48,6 +48,10 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   granular_history_size  pair granular whose pair_coeff adds rolling and twisting between
                          runs: the second run is refused with both history sizes named
                          (patch 0031)
+  surface_local_borders  (an lmp with GRANSURF and MPI) spheres poured onto a rotating
+                         wall of lines on 2 ranks, and on 4 with a ghost cutoff over
+                         several subdomains: each run finishes and equals the one-rank
+                         run (patch 0033)
 It prints "PASS name" or "FAIL name: why" per case. With --expect pass (default) it exits
 1 if any case fails; with --expect fail (for a stock lmp, to show the bug) it exits 1 if
 any case passes.
@@ -63,10 +67,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KOKKOS = ["-k", "on", "t", "1", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
 
 
-def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None):
-    """one lmp process on upstream/in.<name>, its address space limited to max_bytes;
-    (exit status, its last error line and last lines of output)"""
+# the command that starts lmp on several ranks, followed by their number (--mpiexec)
+MPIEXEC = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) \
+    + ["-np"]
+
+
+def run(lmp, workdir, name, args, env=None, timeout=300, max_bytes=None, ranks=1):
+    """one lmp process (ranks > 1: an MPI job of that many) on upstream/in.<name>, its
+    address space limited to max_bytes; (exit status, its last error line and last lines
+    of output)"""
     cmd = [lmp, "-in", os.path.join(HERE, "in." + name), "-nocite", "-log", "none"] + args
+    if ranks > 1:
+        cmd = MPIEXEC + [str(ranks)] + cmd
 
     def limit():
         if max_bytes:
@@ -295,6 +307,22 @@ def granular_history_size(lmp, workdir):
             or "the second run ran with 9 history values per contact in rows of 3")
 
 
+def surface_local_borders(lmp, workdir):
+    for ranks, tag, cut in ((1, "np1", "0"), (2, "np2", "0"), (4, "np4cut", "20")):
+        why = finished(run(lmp, workdir, "surface_local_borders",
+                           ["-var", "tag", tag, "-var", "cut", cut, "-var", "dir", HERE],
+                           ranks=ranks), "%d rank(s), comm cutoff %s: " % (ranks, cut))
+        if why:
+            return why
+    for tag in ("np2", "np4cut"):
+        why = dumps_differ(workdir, "surface_local_borders.np1.dump",
+                           "surface_local_borders.%s.dump" % tag, 1e-8,
+                           "%s: the spheres differ from the one-rank run" % tag)
+        if why:
+            return why
+    return None
+
+
 def compute_reduce_sumabs(lmp, workdir):
     why, numbers = plain_numbers(lmp, workdir, "compute_reduce_sumabs")
     if why:
@@ -322,7 +350,8 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "granular_restart_cutoff": granular_restart_cutoff,
          "granular_history_transfer": granular_history_transfer,
          "comm_tiled_history_newton": comm_tiled_history_newton,
-         "granular_history_size": granular_history_size}
+         "granular_history_size": granular_history_size,
+         "surface_local_borders": surface_local_borders}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
            "history_restart_id", "granular_restart_cutoff", "granular_history_transfer",
@@ -335,7 +364,11 @@ def main():
     p.add_argument("--case", action="append", choices=sorted(CASES))
     p.add_argument("--workdir", default=".")
     p.add_argument("--expect", choices=("pass", "fail"), default="pass")
+    p.add_argument("--mpiexec", help="the command that starts an MPI job, up to and with its "
+                   "flag for the number of ranks (default: %s)" % " ".join(MPIEXEC))
     a = p.parse_args()
+    if a.mpiexec:
+        MPIEXEC[:] = a.mpiexec.split()
     os.makedirs(a.workdir, exist_ok=True)
     lmp = os.path.abspath(a.lmp)
     unexpected = 0
