@@ -24,8 +24,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -47,6 +45,15 @@ SystemSpec variant_system(int dim, bool newton)
   spec.dimension = dim;
   spec.newton = newton;
   spec.ntypes = 2;
+  return spec;
+}
+
+// pair granular with JKR cohesion on variant_system()
+SystemSpec jkr_system(int dim, bool newton)
+{
+  SystemSpec spec = variant_system(dim, newton);
+  spec.pair = "granular";
+  spec.pair_coeff = JKR;
   return spec;
 }
 
@@ -91,9 +98,7 @@ TEST(HGridCohesion, JkrListHoldsEveryPairWithinThePulloffRange)
 {
   for (int dim : {2, 3})
     for (bool newton : {true, false}) {
-      SystemSpec spec = variant_system(dim, newton);
-      spec.pair = "granular";
-      spec.pair_coeff = JKR;
+      const SystemSpec spec = jkr_system(dim, newton);
       auto lmp = make_system(spec);
       const std::string what = "JKR list, " + describe(spec);
       const double margin = pulloff_max(lmp.get());
@@ -115,9 +120,7 @@ TEST(HGridCohesion, TypeWithoutParticlesAddsNoPulloffRange)
 {
   for (int dim : {2, 3})
     for (bool newton : {true, false}) {
-      SystemSpec spec = variant_system(dim, newton);
-      spec.pair = "granular";
-      spec.pair_coeff = JKR;
+      const SystemSpec spec = jkr_system(dim, newton);
       auto lmp = make_system(spec);
       commands(lmp.get(), {"set type 2 type 1", "run 0 post no"});
       const std::string what = "JKR list, type 2 empty, " + describe(spec);
@@ -322,19 +325,11 @@ TEST(HGridVariants, HybridSubStyleMatchesOracle)
 // border messages)
 TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
 {
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const std::string mol = "hgrid_test_wall.line";
-  if (rank == 0) {
-    // a closed wall of 8 segments around the box centre, and one inside
-    std::ofstream out(mol);
-    out << "wall of lines\n\n9 lines\n\nLines\n\n"
-        << "1 1 2 7 0 10 10\n2 1 2 10 10 0 7\n3 1 2 0 7 -10 10\n4 1 2 -10 10 -7 0\n"
-        << "5 1 2 -7 0 -10 -10\n6 1 2 -10 -10 0 -10\n7 1 2 0 -10 10 -10\n"
-        << "8 1 2 10 -10 10 0\n9 1 2 0 -9.9 0 -4\n";
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  for (const std::string neighbor : {"0.3 hgrid", "0.3 bin"}) {
+  // the wall of upstream/in.surface_local_borders: 8 segments around the box centre
+  // and one inside
+  const std::string mol = std::string(HGRID_UPSTREAM) + "/surface_local_borders.line";
+  for (const bool hgrid : {true, false}) {
+    const std::string neighbor = hgrid ? "0.3 hgrid" : "0.3 bin";
     std::unique_ptr<LAMMPS> lmp(make_lammps());
     commands(
         lmp.get(),
@@ -355,12 +350,12 @@ TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
     ASSERT_GE(surf, 0) << neighbor;
     const LAMMPS_NS::NeighList *list = lmp->neighbor->lists[surf];
     ASSERT_NE(list->listskip, nullptr) << neighbor;
-    EXPECT_EQ(built_by_hgrid(lmp.get(), list->listskip->index), neighbor == "0.3 hgrid");
+    EXPECT_EQ(built_by_hgrid(lmp.get(), list->listskip->index), hgrid);
     // every sphere-line pair within r_a + r_b + skin once, in the sphere's row
     OracleRule rule{0.0, [](const AtomInfo &a, const AtomInfo &b) {
                       return a.type != b.type;
                     }};
-    rule.any_builder = neighbor != "0.3 hgrid";
+    rule.any_builder = !hgrid;
     expect_list_matches(lmp.get(), surf, ListKind::HalfNewton, false,
                         "surf/granular onesided list, neighbor " + neighbor, rule);
     long wrong_row = 0;
@@ -370,8 +365,6 @@ TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
     }
     EXPECT_EQ(wrong_row, 0) << neighbor << ": pairs in a line's row";
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) std::remove(mol.c_str());
 }
 
 // occasional lists: compute contact/atom (a size list, hgrid) and compute coord/atom
