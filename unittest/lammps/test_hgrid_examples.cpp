@@ -54,6 +54,12 @@ struct Example {
   std::string dir, input;
 };
 
+// GoogleTest names a failing case's parameter with this (not with its bytes)
+void PrintTo(const Example &ex, std::ostream *os)
+{
+  *os << ex.dir << "/" << ex.input;
+}
+
 const Example examples[] = {{"granular", "in.pour.drum"},
                             {"granular", "in.pour.flatwall"},
                             {"granular", "in.pour.heat"},
@@ -155,6 +161,11 @@ std::vector<std::string> adapted(const std::vector<std::string> &lines, const st
           out.push_back("neighbor " + skin + " " + style);
         }
         out.push_back("fix hgrid_probe all external pf/callback 1 1");
+        // the probe adds no energy or virial: fix external's global virial is not set
+        // before its first post_force, and fix npt/nph (in.colloid, in.granular) reads
+        // the pressure in its setup before that (stock Fix leaves virial[] uninitialized;
+        // a NaN there stopped in.granular with "Non-numeric pressure")
+        out.push_back("fix_modify hgrid_probe energy no virial no");
         first_run = false;
       }
       std::istringstream in(line);
