@@ -1,6 +1,6 @@
 #!/bin/bash
 # Shows that each reproducer of upstream/ fails on stock LAMMPS 4 Jul 2026 and passes with
-# its own patch of the series alone: builds lmp (GRANULAR, GRANSURF, OPENMP, MOLECULE, MPI; no
+# its own patch of the series alone: builds lmp (GRANULAR, GRANSURF, ASPHERE, OPENMP, MOLECULE, MPI; no
 # hgrid) from the pristine LAMMPS source, unpatched and once per stock-fix patch, and runs
 # upstream/run_upstream.py with each (ccache makes the patched builds incremental).
 #   usage: src/lammps-patch/check_upstream.sh [BUILD_ROOT]     (default build-upstream)
@@ -31,13 +31,14 @@ declare -A patch_of=([stock]="" [0001]=0001-gran-hooke-history-limit-damping-aft
                      [0029]=0029-granular-rolling-twisting-history-transfer.patch
                      [0030]=0030-comm-tiled-reverse-comm-variable.patch
                      [0031]=0031-granular-history-size-change-refused.patch
-                     [0033]=0033-fix-surface-local-border-size.patch)
+                     [0033]=0033-fix-surface-local-border-size.patch
+                     [0034]=0034-granular-superellipsoid-history-transfer.patch)
 declare -A case_of=([0001]=limit_damping_restart [0002]=neigh_history_omp [0003]=granular_mdr
                     [0004]=init_pair_error [0025]=wall_gran_undamped
                     [0026]=compute_reduce_sumabs [0027]=history_restart_id
                     [0028]=granular_restart_cutoff [0029]=granular_history_transfer
                     [0030]=comm_tiled_history_newton [0031]=granular_history_size
-                    [0033]=surface_local_borders)
+                    [0033]=surface_local_borders [0034]=superellipsoid_history_transfer)
 
 build() {    # variant -> $out/variant/build/lmp
   local v=$1 dir=$out/$1
@@ -47,7 +48,7 @@ build() {    # variant -> $out/variant/build/lmp
     cp -r "$lammps/cmake" "$lammps/src" "$dir/lammps/"
     [ -n "${patch_of[$v]}" ] && patch -d "$dir/lammps" -p1 --batch --quiet -i "$here/${patch_of[$v]}"
     CCACHE_BASEDIR=$dir cmake -S "$dir/lammps/cmake" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DPKG_GRANULAR=on -DPKG_GRANSURF=on -DPKG_OPENMP=on -DBUILD_OMP=on -DPKG_MOLECULE=on -DBUILD_MPI=on \
+      -DPKG_GRANULAR=on -DPKG_GRANSURF=on -DPKG_ASPHERE=on -DPKG_OPENMP=on -DBUILD_OMP=on -DPKG_MOLECULE=on -DBUILD_MPI=on \
       -DWITH_JPEG=off -DWITH_PNG=off -DWITH_GZIP=off -DWITH_FFMPEG=off -DWITH_CURL=off \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >"$dir/configure.log" 2>&1
     local start=$(date +%s)
@@ -70,9 +71,9 @@ build stock
 echo "== stock LAMMPS: every case must fail"
 python3 "$here/upstream/run_upstream.py" --lmp "$out/stock/build/lmp" --workdir "$out/stock/run" \
   --expect fail || status=1
-# a case that needs GRANSURF and MPI, not in run_upstream.py's default set
+# the cases that need GRANSURF and MPI, or ASPHERE, not in run_upstream.py's default set
 python3 "$here/upstream/run_upstream.py" --lmp "$out/stock/build/lmp" --workdir "$out/stock/run" \
-  --case surface_local_borders --expect fail || status=1
+  --case surface_local_borders --case superellipsoid_history_transfer --expect fail || status=1
 rc=0
 library_caller stock || rc=$?
 if [ "$rc" -eq 0 ]; then
@@ -81,7 +82,7 @@ if [ "$rc" -eq 0 ]; then
 else
   echo "FAIL init_pair_error: the library caller exited $rc"
 fi
-for v in 0001 0002 0003 0004 0025 0026 0027 0028 0029 0030 0031 0033; do
+for v in 0001 0002 0003 0004 0025 0026 0027 0028 0029 0030 0031 0033 0034; do
   build "$v"
   echo "== stock + ${patch_of[$v]}: ${case_of[$v]} must pass"
   if [ "$v" = 0004 ]; then

@@ -48,6 +48,10 @@ Each case runs its input in upstream/ with LMP and checks the correct behaviour:
   granular_history_size  pair granular whose pair_coeff adds rolling and twisting between
                          runs: the second run is refused with both history sizes named
                          (patch 0031)
+  superellipsoid_history_transfer  (an lmp with ASPHERE) two touching superellipsoids, one
+                         spun, whose contact changes rows (the atom sort): the angular
+                         momenta do not depend on the atom order, with the linear_history
+                         and the classic tangential model (patch 0034)
   surface_local_borders  (an lmp with GRANSURF and MPI) spheres poured onto a rotating
                          wall of lines on 2 ranks, and on 4 with a ghost cutoff over
                          several subdomains: each run finishes and equals the one-rank
@@ -293,6 +297,22 @@ def granular_history_transfer(lmp, workdir):
     return None
 
 
+def superellipsoid_history_transfer(lmp, workdir):
+    for model in ("linear_history", "classic"):
+        for order in ("keep", "flip"):
+            why = finished(run(lmp, workdir, "superellipsoid_history_transfer",
+                               ["-var", "tangential", model, "-var", "order", order]),
+                           "%s, %s: " % (model, order))
+            if why:
+                return why
+        why = dumps_differ(workdir, "superellipsoid_transfer.%s.keep.dump" % model,
+                           "superellipsoid_transfer.%s.flip.dump" % model, 1e-12,
+                           "%s: the angular momenta depend on the atom order" % model, "(lj units)")
+        if why:
+            return why
+    return None
+
+
 def comm_tiled_history_newton(lmp, workdir):
     return (each_finished(lmp, workdir, "comm_tiled_history_newton", "cs", ("tiled", "brick"))
             or dumps_differ(workdir, "comm_brick.dump", "comm_tiled.dump", 1e-8,
@@ -332,7 +352,8 @@ def compute_reduce_sumabs(lmp, workdir):
 
 
 # the cases any lmp runs; comm_kokkos_exchange, comm_tiled_exchange and the kokkos_*
-# cases need the KOKKOS package
+# cases need the KOKKOS package, surface_local_borders GRANSURF and MPI,
+# superellipsoid_history_transfer ASPHERE
 CASES = {"limit_damping_restart": limit_damping_restart,
          "neigh_history_omp": neigh_history_omp,
          "granular_mdr": granular_mdr,
@@ -351,7 +372,8 @@ CASES = {"limit_damping_restart": limit_damping_restart,
          "granular_history_transfer": granular_history_transfer,
          "comm_tiled_history_newton": comm_tiled_history_newton,
          "granular_history_size": granular_history_size,
-         "surface_local_borders": surface_local_borders}
+         "surface_local_borders": surface_local_borders,
+         "superellipsoid_history_transfer": superellipsoid_history_transfer}
 DEFAULT = ["granular_mdr", "limit_damping_restart", "neigh_history_omp", "neigh_history_partners",
            "neigh_history_write_restart", "wall_gran_undamped", "compute_reduce_sumabs",
            "history_restart_id", "granular_restart_cutoff", "granular_history_transfer",
