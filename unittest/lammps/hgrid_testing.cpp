@@ -452,6 +452,42 @@ bool in_group(LAMMPS *lmp, const AtomInfo &a, const std::string &group)
   return (a.mask & lmp->group->bitmask[lmp->group->find(group)]) != 0;
 }
 
+std::function<bool(const AtomInfo &, const AtomInfo &)> kept_by_exclusions(LAMMPS *lmp)
+{
+  const LAMMPS_NS::Neighbor *nb = lmp->neighbor;
+  if (!nb->exclude) return {};
+  struct Rule {
+    enum { TYPES, GROUPS, SAME_MOLECULE, OTHER_MOLECULES } kind;
+    int a, b;    // the types or the group bits (molecule rules: one group, a = b)
+  };
+  std::vector<Rule> rules;
+  for (int m = 0; m < nb->nex_type; m++)
+    rules.push_back({Rule::TYPES, nb->ex1_type[m], nb->ex2_type[m]});
+  for (int m = 0; m < nb->nex_group; m++)
+    rules.push_back({Rule::GROUPS, nb->ex1_bit[m], nb->ex2_bit[m]});
+  for (int m = 0; m < nb->nex_mol; m++)
+    rules.push_back({nb->ex_mol_intra[m] ? Rule::SAME_MOLECULE : Rule::OTHER_MOLECULES,
+                     nb->ex_mol_bit[m], nb->ex_mol_bit[m]});
+  return [rules](const AtomInfo &p, const AtomInfo &q) {
+    for (const Rule &r : rules) {
+      bool excluded = false;
+      switch (r.kind) {
+        case Rule::TYPES:
+          excluded = (p.type == r.a && q.type == r.b) || (p.type == r.b && q.type == r.a);
+          break;
+        case Rule::GROUPS:
+          excluded = ((p.mask & r.a) && (q.mask & r.b)) || ((p.mask & r.b) && (q.mask & r.a));
+          break;
+        default:
+          excluded = (p.mask & r.a) && (q.mask & r.a) &&
+              ((p.molecule == q.molecule) == (r.kind == Rule::SAME_MOLECULE));
+      }
+      if (excluded) return false;
+    }
+    return true;
+  };
+}
+
 std::vector<NamedSystem> accelerator_systems(const std::vector<bool> &newtons, bool with_pl10,
                                              int seed)
 {

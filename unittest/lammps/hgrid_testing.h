@@ -113,6 +113,11 @@ struct AtomInfo {
 };
 /// True if the atom \p a is in group \p group (exclusion and include rules).
 [[nodiscard]] bool in_group(LAMMPS_NS::LAMMPS *lmp, const AtomInfo &a, const std::string &group);
+/// The pairs that the input's `neigh_modify exclude` settings (type, group, molecule/intra
+/// and molecule/inter, read from its Neighbor) keep, as the manual defines them; empty
+/// (every pair kept) if it sets none.  For an OracleRule's keep.
+[[nodiscard]] std::function<bool(const AtomInfo &, const AtomInfo &)>
+kept_by_exclusions(LAMMPS_NS::LAMMPS *lmp);
 
 /// Which pairs a list holds besides the distance: within r_a + r_b + skin + margin
 /// (cohesive pairs: the largest pull-off distance), and kept by \p keep (exclusions,

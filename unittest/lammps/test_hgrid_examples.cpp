@@ -1,10 +1,11 @@
-/* LAMMPS' own granular examples (examples/granular, granregion, gransurf, pour and multi
-   of the LAMMPS source this build uses), every run shortened, each under its own neighbor
-   style and under "neighbor SKIN hgrid" (the one word changed; inputs without a
-   neighbor command get the default skin).  Compared: at every rebuild, the number of
-   pairs of the pair style's lists closer than r_i + r_j + skin (+ the pull-off
-   distance of the pair under a cohesive pair granular), counted 1e-10 inside that distance so that
-   pairs exactly at it (lattices) do not depend on which periodic image a list stores;
+/* LAMMPS' own granular examples (examples/granular, granregion, gransurf, pour, multi and
+   ASPHERE/superellipsoid_gran of the LAMMPS source this build uses), every run shortened,
+   each under its own neighbor style and under "neighbor SKIN hgrid" (the one word
+   changed; inputs without a neighbor command get the default skin).  Compared: at every
+   rebuild, the number of pairs of the pair style's lists closer than r_i + r_j + skin
+   (+ the pull-off distance of the pair under a cohesive pair granular), counted 1e-10
+   inside that distance so that pairs exactly at it (lattices) do not depend on which
+   periodic image a list stores;
    and the thermo rows, both of the first run (thermo to 1e-6; CPU-time columns
    skipped).  Later runs drift apart by round-off (the lists order pairs differently,
    and granular flows amplify it): their largest relative thermo difference is
@@ -60,7 +61,10 @@ void PrintTo(const Example &ex, std::ostream *os)
   *os << ex.dir << "/" << ex.input;
 }
 
-const Example examples[] = {{"granular", "in.pour.drum"},
+const Example examples[] = {{"ASPHERE/superellipsoid_gran", "in.bowling"},
+                            {"ASPHERE/superellipsoid_gran", "in.drop_test"},
+                            {"ASPHERE/superellipsoid_gran", "in.ellipsoid_gran"},
+                            {"granular", "in.pour.drum"},
                             {"granular", "in.pour.flatwall"},
                             {"granular", "in.pour.heat"},
                             {"granular", "in.restitution"},
@@ -267,9 +271,10 @@ void probe(void *ptr, int64_t step, int, int *, double **, double **fexternal)
     // fix neigh/history clears the history bits of the lists it serves (the pair's);
     // a parent of skip lists keeps those hgrid set
     const bool bits = list->history && list->requestor_type != LAMMPS_NS::NeighList::PAIR;
-    expect_list_matches(lmp, l, half_list_kind(list), bits,
-                        "list " + std::to_string(l) + " at step " + std::to_string(step),
-                        {lmp->neighbor->hgrid_margin, {}, true, out.oracle_band});
+    expect_list_matches(
+        lmp, l, half_list_kind(list), bits,
+        "list " + std::to_string(l) + " at step " + std::to_string(step),
+        {lmp->neighbor->hgrid_margin, kept_by_exclusions(lmp), true, out.oracle_band});
     out.oracle_checks++;
     out.oracle_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -477,6 +482,26 @@ TEST(HGridExamplesWhole, TabletingRunsToItsEndAsItsRadiiGrow)
   std::cout << "in.tableting.200 whole: " << out.rebuilds.size() << " rebuilds, Loop "
             << out.loop - out.oracle_seconds << " s, oracle " << out.oracle_seconds << " s"
             << std::endl;
+}
+
+// granular superellipsoids (pair granular/superellipsoid: bounding spheres in a size list
+// with contact history, newton off) dropped onto a lattice of frozen ones whose pairs
+// neigh_modify exclude leaves out, whole: the falling particles reach the lattice and pile
+// on it; every list equal to the oracle (with the exclusion) at every rebuild
+TEST(HGridExamplesWhole, SuperellipsoidsDropOntoALattice)
+{
+  int nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (nprocs > 1) GTEST_SKIP() << "one rank: the examples run in the working directory";
+  const Outcome out = run_example({"ASPHERE/superellipsoid_gran", "in.drop_test"}, "hgrid", true);
+  EXPECT_EQ(out.error, "");
+  EXPECT_TRUE(out.by_hgrid);
+  ASSERT_FALSE(out.rebuilds.empty());
+  EXPECT_GT(out.rebuilds.back().first, 19000) << "the run stopped early";
+  if (oracle_checks()) EXPECT_EQ(out.oracle_checks, static_cast<long>(out.rebuilds.size()));
+  std::cout << "in.drop_test whole: " << out.rebuilds.size() << " rebuilds, pairs at the last "
+            << out.rebuilds.back().second << ", Loop " << out.loop - out.oracle_seconds
+            << " s, oracle " << out.oracle_seconds << " s" << std::endl;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, HGridExamples, ::testing::ValuesIn(examples),
