@@ -281,36 +281,33 @@ def granular_restart_cutoff(lmp, workdir):
                             1e-10, "the restarted run differs"))
 
 
-def granular_history_transfer(lmp, workdir):
-    for mode in ("rolling", "twisting"):
+def order_independent(lmp, workdir, name, var, values, dump, what, units):
+    """None if upstream/in.<name>, run with each of values for the index variable var and
+    with its two atom orders (order keep, flip), writes dump % (value, order) alike for
+    both orders, else why not"""
+    for value in values:
         for order in ("keep", "flip"):
-            why = finished(run(lmp, workdir, "granular_history_transfer",
-                               ["-var", "mode", mode, "-var", "order", order]),
-                           "%s, %s: " % (mode, order))
+            why = finished(run(lmp, workdir, name, ["-var", var, value, "-var", "order", order]),
+                           "%s, %s: " % (value, order))
             if why:
                 return why
-        why = dumps_differ(workdir, "granular_transfer.%s.keep.dump" % mode,
-                           "granular_transfer.%s.flip.dump" % mode, 1e-12,
-                           "%s: the spins depend on the atom order" % mode, "per time unit")
+        why = dumps_differ(workdir, dump % (value, "keep"), dump % (value, "flip"), 1e-12,
+                           "%s: %s depend on the atom order" % (value, what), units)
         if why:
             return why
     return None
+
+
+def granular_history_transfer(lmp, workdir):
+    return order_independent(lmp, workdir, "granular_history_transfer", "mode",
+                             ("rolling", "twisting"), "granular_transfer.%s.%s.dump",
+                             "the spins", "per time unit")
 
 
 def superellipsoid_history_transfer(lmp, workdir):
-    for model in ("linear_history", "classic"):
-        for order in ("keep", "flip"):
-            why = finished(run(lmp, workdir, "superellipsoid_history_transfer",
-                               ["-var", "tangential", model, "-var", "order", order]),
-                           "%s, %s: " % (model, order))
-            if why:
-                return why
-        why = dumps_differ(workdir, "superellipsoid_transfer.%s.keep.dump" % model,
-                           "superellipsoid_transfer.%s.flip.dump" % model, 1e-12,
-                           "%s: the angular momenta depend on the atom order" % model, "(lj units)")
-        if why:
-            return why
-    return None
+    return order_independent(lmp, workdir, "superellipsoid_history_transfer", "tangential",
+                             ("linear_history", "classic"), "superellipsoid_transfer.%s.%s.dump",
+                             "the angular momenta", "(lj units)")
 
 
 def comm_tiled_history_newton(lmp, workdir):
