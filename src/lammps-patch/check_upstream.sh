@@ -1,8 +1,9 @@
 #!/bin/bash
 # Shows that each reproducer of upstream/ fails on stock LAMMPS 4 Jul 2026 and passes with
-# its own patch of the series alone: builds lmp (GRANULAR, GRANSURF, ASPHERE, OPENMP, MOLECULE, MPI; no
-# hgrid) from the pristine LAMMPS source, unpatched and once per stock-fix patch, and runs
-# upstream/run_upstream.py with each (ccache makes the patched builds incremental).
+# its own patch of the series alone: builds lmp (GRANULAR, GRANSURF, ASPHERE, OPENMP,
+# MOLECULE, MPI; no hgrid) from the pristine LAMMPS source, unpatched and once per
+# stock-fix patch, and runs upstream/run_upstream.py with each (ccache makes the patched
+# builds incremental).
 #   usage: src/lammps-patch/check_upstream.sh [BUILD_ROOT]     (default build-upstream)
 # The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
 # this checkout was patched from. Prints one line per build and case; exits 1 if any
