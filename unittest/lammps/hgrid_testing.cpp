@@ -1,12 +1,14 @@
 #include "hgrid_testing.h"
 
 #include "atom.h"
+#include "atom_vec.h"
 #include "domain.h"
 #include "exceptions.h"
 #include "force.h"
 #include "group.h"
 #include "input.h"
 #include "library.h"
+#include "molecule.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "npair_hgrid.h"
@@ -88,7 +90,8 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
     lmp->input->one(line);
   };
   if (spec.dimension == 2) cmd("dimension 2");
-  cmd("atom_style sphere 1");    // dynamic radius: fix adapt may change it
+  // dynamic radius: fix adapt may change it
+  cmd(spec.bonds_per_atom > 0 ? "atom_style hybrid sphere 1 bond" : "atom_style sphere 1");
   const std::string np = spec.shrinkwrap ? "s" : "f";
   cmd("boundary " +
       (spec.periodic ? std::string("p p p")
@@ -105,8 +108,13 @@ void create_system(LAMMPS *lmp, const SystemSpec &spec)
   else
     cmd("region box prism " + lengths + " " + std::to_string(xy) + " " + std::to_string(xz) + " " +
         std::to_string(-xz));
-  cmd("create_box " + std::to_string(spec.ntypes) + " box");
-  if (spec.molecule_size > 0) cmd("fix molecule_ids all property/atom mol ghost yes");
+  const std::string nb = std::to_string(spec.bonds_per_atom);
+  cmd("create_box " + std::to_string(spec.ntypes) + " box" +
+      (spec.bonds_per_atom > 0 ? " bond/types 1 extra/bond/per/atom " + nb +
+               " extra/special/per/atom " + std::to_string(20 * spec.bonds_per_atom)
+                               : ""));
+  if (spec.molecule_size > 0 && !spec.bonds_per_atom)
+    cmd("fix molecule_ids all property/atom mol ghost yes");
 
   // positions drawn per tag (uniform, overlaps allowed), created on the owning rank
   std::vector<double> x(3 * spec.natoms);
@@ -151,6 +159,15 @@ std::unique_ptr<LAMMPS> make_system(const SystemSpec &spec, MPI_Comm comm)
   return lmp;
 }
 
+SystemSpec bonded_system(SystemSpec spec, const std::string &factors)
+{
+  spec.bonds_per_atom = 16;
+  spec.after_pair.insert(spec.after_pair.end(),
+                         {"bond_style zero", "bond_coeff *", "create_bonds many all all 1 0.0 2.05",
+                          "special_bonds " + factors});
+  return spec;
+}
+
 SystemSpec powerlaw_system(int natoms, double omega, double packing)
 {
   SystemSpec spec;
@@ -185,7 +202,68 @@ namespace {
     std::vector<double> x, radius;
     std::vector<int> owner;
     std::vector<AtomInfo> info;
+    // molecular systems: (partner tag, 1-2/1-3/1-4 level) of each atom's special list
+    std::vector<std::vector<std::pair<long, int>>> special;
   };
+
+  // the special list of owned atom \p i: its own, or its molecule template's
+  std::vector<std::pair<long, int>> special_partners(const Atom *atom, int i)
+  {
+    const tagint *list = nullptr;
+    const int *n = nullptr;
+    tagint offset = 0;
+    if (atom->molecular == Atom::MOLECULAR) {
+      list = atom->special[i];
+      n = atom->nspecial[i];
+    } else if (atom->molecular == Atom::TEMPLATE && atom->molindex[i] >= 0) {
+      const LAMMPS_NS::Molecule *mol = atom->avec->onemols[atom->molindex[i]];
+      if (!mol->specialflag) return {};
+      list = mol->special[atom->molatom[i]];
+      n = mol->nspecial[atom->molatom[i]];
+      offset = atom->tag[i] - atom->molatom[i] - 1;
+    }
+    std::vector<std::pair<long, int>> partners;
+    if (!list) return partners;
+    for (int k = 0; k < n[2]; k++)
+      partners.emplace_back(list[k] + offset, k < n[0] ? 1 : k < n[1] ? 2 : 3);
+    return partners;
+  }
+
+  // every rank's special lists, by tag - 1 (\p table sized already)
+  void gather_special(LAMMPS *lmp, AtomTable &table)
+  {
+    const Atom *atom = lmp->atom;
+    table.special.assign(table.radius.size(), {});
+    if (atom->molecular == Atom::ATOMIC) return;
+    std::vector<long> mine;    // (tag, partner, level) triples
+    for (int i = 0; i < atom->nlocal; i++)
+      for (const auto &[partner, level] : special_partners(atom, i))
+        mine.insert(mine.end(), {static_cast<long>(atom->tag[i]), partner, level});
+    int nprocs;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    int nmine = mine.size();
+    std::vector<int> sizes(nprocs), displs(nprocs, 0);
+    MPI_Allgather(&nmine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + sizes[p - 1];
+    std::vector<long> all(displs[nprocs - 1] + sizes[nprocs - 1]);
+    MPI_Allgatherv(mine.data(), nmine, MPI_LONG, all.data(), sizes.data(), displs.data(), MPI_LONG,
+                   MPI_COMM_WORLD);
+    for (std::size_t k = 0; k < all.size(); k += 3)
+      table.special[all[k] - 1].emplace_back(all[k + 1], static_cast<int>(all[k + 2]));
+  }
+
+  // the special bits of pair (a, b) (tags) at displacement \p del, -1 if the list
+  // leaves it out (NPairBin's rule with find_special: the first entry of b in a's list)
+  int special_bits(LAMMPS *lmp, const AtomTable &table, long a, long b, const double *del)
+  {
+    for (const auto &[partner, level] : table.special[a - 1]) {
+      if (partner != b) continue;
+      const int flag = lmp->neighbor->special_flag[level];
+      if (flag == 1 || lmp->domain->minimum_image_check(del[0], del[1], del[2])) return 0;
+      return flag == 0 ? -1 : level;
+    }
+    return 0;
+  }
 
   AtomTable gather_atoms(LAMMPS *lmp)
   {
@@ -221,6 +299,7 @@ namespace {
       table.info[t] = {static_cast<int>(all[W * t + 5]), static_cast<int>(all[W * t + 6]),
                        static_cast<long>(all[W * t + 7])};
     }
+    gather_special(lmp, table);
     return table;
   }
 
@@ -297,13 +376,14 @@ ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numnei
       const long touching = rsq < radsum * radsum;
       if (with_history && bit != touching) counters[2]++;
       if (!with_history && bit) counters[2]++;
+      const long special = (raw >> SBBITS) & 3;
       const long a = atom->tag[i], b = atom->tag[j];
       double image[3];    // x_j - x_i beyond the owned positions of a and b
       for (int d = 0; d < 3; d++)
         image[d] =
             atom->x[j][d] - atom->x[i][d] - (table.x[3 * (b - 1) + d] - table.x[3 * (a - 1) + d]);
       const std::array<long, 3> s = image_shift(domain, image);
-      const PairKey key = normalized(a, b, s, touching);
+      const PairKey key = normalized(a, b, s, touching + 2 * special);
       keys.insert(keys.end(), key.begin(), key.end());
     }
   }
@@ -365,13 +445,15 @@ PairCounts oracle(LAMMPS *lmp, ListKind kind, const OracleRule &rule)
             if (a == b && (sx == 0 && sy == 0 && sz == 0)) continue;
             if (a == b && normalized(a, b, s, 0) != PairKey{a, b, sx, sy, sz, 0}) continue;
             const auto shift = image_displacement(domain, s);
-            double rsq = 0.0;
+            double rsq = 0.0, dx[3];
             for (int d = 0; d < 3; d++) {
-              const double dx = table.x[3 * a + d] - (table.x[3 * b + d] + shift[d]);
-              rsq += dx * dx;
+              dx[d] = table.x[3 * a + d] - (table.x[3 * b + d] + shift[d]);
+              rsq += dx[d] * dx[d];
             }
             if (rsq > cut * cut) continue;
-            const PairKey key = normalized(a + 1, b + 1, s, rsq < radsum * radsum);
+            const int special = special_bits(lmp, table, a + 1, b + 1, dx);
+            if (special < 0) continue;
+            const PairKey key = normalized(a + 1, b + 1, s, (rsq < radsum * radsum) + 2 * special);
             int count = 1;
             if (kind == ListKind::Full) count = 2;
             if (kind == ListKind::HalfNewtoff)
@@ -389,7 +471,8 @@ std::string compare(const PairCounts &expected, const PairCounts &found, int max
   auto line = [&](const PairKey &k, int want, int got) {
     if (lines++ < max_lines)
       out << "  pair " << k[0] << "-" << k[1] << " shift (" << k[2] << "," << k[3] << "," << k[4]
-          << ") touching " << k[5] << ": expected " << want << ", found " << got << "\n";
+          << ") touching " << k[5] % 2 << " special " << k[5] / 2 << ": expected " << want
+          << ", found " << got << "\n";
   };
   for (const auto &[key, want] : expected) {
     auto it = found.find(key);

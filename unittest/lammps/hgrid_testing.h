@@ -39,6 +39,9 @@ struct SystemSpec {
   std::string pair_coeff = "* *";
   int ntypes = 1;           // atom types 1 + tag % ntypes
   int molecule_size = 0;    // > 0: molecule IDs (fix property/atom), this many atoms each
+  // > 0: atoms with bonds (atom_style hybrid sphere bond; molecule IDs its own), room for
+  // this many bonds per atom (create_box extra/bond/per/atom; 1-2 to 1-4 partners 20x)
+  int bonds_per_atom = 0;
   std::vector<std::string> before_pair;    // commands after the atoms exist, before pair_style
   std::vector<std::string> after_pair;     // commands after pair_coeff (more coefficients)
   std::vector<std::string> lammps_args;    // extra command-line arguments (e.g. -k on -sf kk)
@@ -76,6 +79,12 @@ struct NamedSystem {
 [[nodiscard]] double relative_difference(const std::vector<double> &a,
                                          const std::vector<double> &b);
 
+/// \p spec with bonds between the spheres whose centres lie within 2.05 (all of them
+/// within reach of the list, r_a + r_b + skin >= 2.1 for radii >= 1; chains of bonds make
+/// 1-2, 1-3 and 1-4 partners) and `special_bonds FACTORS` (e.g. "lj 0.0 1.0 1.0 coul
+/// 1.0 1.0 1.0", examples/bpm's).
+[[nodiscard]] SystemSpec bonded_system(SystemSpec spec, const std::string &factors);
+
 /// The default power-law system (alpha = -3) with N atoms, size ratio and packing.
 [[nodiscard]] SystemSpec powerlaw_system(int natoms, double omega, double packing);
 
@@ -87,12 +96,15 @@ void commands(LAMMPS_NS::LAMMPS *lmp, const std::vector<std::string> &lines);
 [[nodiscard]] std::string error_of(const SystemSpec &spec,
                                    const std::vector<std::string> &lines = {});
 
-/// A physical pair: atom tags a <= b, periodic image shift of b, history bit.
-using PairKey = std::array<long, 6>;    // a, b, sx, sy, sz, touching
+/// A physical pair: atom tags a <= b, periodic image shift of b, and whether the pair
+/// touches (rsq < radsum^2) plus twice its special-bond bits (1-2, 1-3, 1-4 partners
+/// whose special_bonds factors make LAMMPS mark the entry: neighbor->special_flag 2).
+using PairKey = std::array<long, 6>;    // a, b, sx, sy, sz, touching + 2 * special bits
 using PairCounts = std::map<PairKey, int>;
 
-/// Entries of neighbor list \p list_index on all ranks, as physical pairs with counts.
-/// Also counts self pairs and wrong history bits (rsq < radsum^2 <=> bit set).
+/// Entries of neighbor list \p list_index on all ranks, as physical pairs with counts
+/// (with the special bits the entries carry).  Also counts self pairs and wrong history
+/// bits (rsq < radsum^2 <=> bit set).
 struct ListPairs {
   PairCounts counts;
   long self_pairs = 0;
@@ -121,7 +133,11 @@ kept_by_exclusions(LAMMPS_NS::LAMMPS *lmp);
 
 /// Which pairs a list holds besides the distance: within r_a + r_b + skin + margin
 /// (cohesive pairs: the largest pull-off distance), and kept by \p keep (exclusions,
-/// include groups, pair hybrid sub-styles; all pairs if empty).
+/// include groups, pair hybrid sub-styles; all pairs if empty).  Special bonds always
+/// apply, as LAMMPS defines them: a 1-2, 1-3 or 1-4 partner (the first of these in
+/// the atom's special list) is left out where its special_bonds factors are both 0,
+/// marked where they are not both 1, unless its image is beyond half the box
+/// (Domain::minimum_image_check: then it is a plain pair).
 struct OracleRule {
   double margin = 0.0;
   std::function<bool(const AtomInfo &, const AtomInfo &)> keep;

@@ -2,7 +2,7 @@
    list (gran/hooke/history/omp) is built by the /omp hgrid classes and equals the
    brute-force all-pairs oracle (mono, bidisperse 1:20, power law omega = 100; 2d/3d;
    periodic and fixed; newton on and off; orthogonal and triclinic), on 1, 2 and 4
-   ranks; a full size list of the same run too; and a dense granular run with
+   ranks; bonded spheres with special bonds marked or left out; a full size list of the same run too; and a dense granular run with
    contact history under 2 threads follows the serial run (positions within 1e-8
    after 300 steps), under hgrid as under bin (the core patch fixes the threaded
    history fix, which crashed with more than one thread under any neighbor style). */
@@ -88,6 +88,25 @@ INSTANTIATE_TEST_SUITE_P(Systems, HGridOmpOracle, ::testing::ValuesIn(omp_cases(
                          [](const auto &info) {
                            return info.param.name;
                          });
+
+// bonded spheres (examples/bpm's special_bonds: 1-2 partners marked; LAMMPS' default:
+// all left out) on 2 threads: the same special bits and omissions as the oracle
+TEST(HGridOmp, SpecialBondsListEqualsOracle)
+{
+  for (const std::string factors : {"lj 0.0 1.0 1.0 coul 1.0 1.0 1.0", "lj/coul 0.0 0.0 0.0"})
+    for (bool newton : {true, false}) {
+      SystemSpec spec = powerlaw_system(800, 10.0, 0.35);
+      spec.newton = newton;
+      spec = omp_spec(bonded_system(spec, factors), 2);
+      auto lmp = make_system(spec);
+      const std::string what = "special_bonds " + factors + ", " + describe(spec) + " -sf omp";
+      const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/omp", 1, 0, 0);
+      ASSERT_GE(half, 0) << what;
+      EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), half)) << what;
+      expect_list_matches(lmp.get(), half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff,
+                          false, "half list " + what);
+    }
+}
 
 // the threaded pair style and history fix with 2 threads follow the serial run
 TEST(HGridOmp, ContactHistoryRunMatchesSerial)

@@ -2,7 +2,7 @@
    checked against the brute-force all-pairs oracle on 1, 2 and 4 ranks:
    cohesive pairs (pair granular with JKR: every pair within the largest pull-off
    distance beyond contact, not only those in contact), type, group and molecule
-   exclusions, include groups, a pair hybrid sub-style, the occasional list of a
+   exclusions, special bonds, include groups, a pair hybrid sub-style, the occasional list of a
    compute; and the list a compute with a plain cutoff gets from the bin fallback. */
 
 #include "hgrid_testing.h"
@@ -286,6 +286,42 @@ TEST(HGridVariants, ExclusionsAndIncludeGroupMatchOracle)
                 entries(oracle(lmp.get(), half_kind(newton))))
           << what;
       expect_pair_list_matches_oracle(lmp.get(), newton, what, rule);
+    }
+}
+
+// bonded spheres (BPM's bonded granular aggregates, molecules with bonds): the list
+// leaves out the 1-2, 1-3 and 1-4 partners whose special_bonds factors are both 0, marks
+// those whose factors are not both 1 (the pair style scales them: pair gran/* skips a
+// factor 0) and lists the others plain, as NPairBin does
+TEST(HGridVariants, SpecialBondsMatchOracle)
+{
+  struct Setting {
+    std::string factors;
+    bool marks, leaves_out;
+  };
+  const std::vector<Setting> settings = {
+      {"lj 0.0 1.0 1.0 coul 1.0 1.0 1.0", true, false},    // examples/bpm: 1-2 marked
+      {"lj 0.0 0.0 0.0 coul 0.0 0.0 0.0", false, true},    // LAMMPS' default: all left out
+      {"lj 0.0 0.5 1.0 coul 0.0 0.5 1.0", true, true}};    // 1-2 out, 1-3 marked, 1-4 plain
+  for (const auto &[factors, marks, left_out] : settings)
+    for (bool newton : {true, false}) {
+      const SystemSpec spec = bonded_system(variant_system(3, newton), factors);
+      auto lmp = make_system(spec);
+      const std::string what = "special_bonds " + factors + ", " + describe(spec);
+      const PairCounts expected = oracle(lmp.get(), half_kind(newton));
+      long marked = 0;
+      for (const auto &[key, count] : expected) marked += key[5] >= 2 ? count : 0;
+      EXPECT_EQ(marked > 0, marks) << what << ": " << marked << " marked pairs";
+      expect_pair_list_matches_oracle(lmp.get(), newton, what);
+
+      // every partner plain: the same system lists more pairs where some were left out
+      commands(lmp.get(), {"special_bonds lj/coul 1.0 1.0 1.0", "run 0 post no"});
+      const PairCounts plain = oracle(lmp.get(), half_kind(newton));
+      if (left_out)
+        EXPECT_GT(entries(plain), entries(expected)) << what;
+      else
+        EXPECT_EQ(entries(plain), entries(expected)) << what;
+      expect_pair_list_matches_oracle(lmp.get(), newton, what + " then lj/coul 1 1 1");
     }
 }
 
