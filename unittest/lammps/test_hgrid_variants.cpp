@@ -2,8 +2,9 @@
    checked against the brute-force all-pairs oracle on 1, 2 and 4 ranks:
    cohesive pairs (pair granular with JKR: every pair within the largest pull-off
    distance beyond contact, not only those in contact), type, group and molecule
-   exclusions, special bonds, include groups, a pair hybrid sub-style, the occasional list of a
-   compute; and the list a compute with a plain cutoff gets from the bin fallback. */
+   exclusions, special bonds, include groups, a pair hybrid sub-style, the occasional
+   list of a compute, the lists of a rerun; and the list a compute with a plain cutoff
+   gets from the bin fallback. */
 
 #include "hgrid_testing.h"
 
@@ -18,12 +19,14 @@
 #include "neighbor.h"
 #include "npair.h"
 #include "pair.h"
+#include "update.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -400,6 +403,54 @@ TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
       wrong_row += lmp->atom->line[i] >= 0 ? list->numneigh[i] : 0;
     }
     EXPECT_EQ(wrong_row, 0) << neighbor << ": pairs in a line's row";
+  }
+}
+
+// rerun (a dump post-processed: contact forces or contact numbers of stored
+// snapshots) builds the lists anew from each snapshot's positions read from the file,
+// without a run's Neighbor::decide(): every snapshot's list equals the oracle
+TEST(HGridVariants, RerunListsEqualOracleAtEverySnapshot)
+{
+  int nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const std::string base = "hgrid_rerun_np" + std::to_string(nprocs);
+  for (bool newton : {true, false}) {
+    const SystemSpec spec = variant_system(3, newton);
+    {
+      auto lmp = make_system(spec);
+      commands(lmp.get(),
+               {"write_data " + base + ".data nocoeff", "velocity all create 4.0 4928 loop geom",
+                "fix integrate all nve/sphere", "timestep 0.002",
+                "dump snap all custom 40 " + base + ".dump id x y z", "run 200 post no",
+                "undump snap"});
+    }
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    commands(lmp.get(),
+             {"atom_style sphere 1", std::string("newton ") + (newton ? "on" : "off"),
+              "comm_modify vel yes", "read_data " + base + ".data", "pair_style " + spec.pair,
+              "pair_coeff " + spec.pair_coeff, "neighbor " + std::to_string(spec.skin) + " hgrid",
+              "neigh_modify one 20000 page 400000"});
+    long moved = 0;    // pairs of a snapshot not in the first one's list
+    PairCounts first;
+    for (int step = 0; step <= 200; step += 40) {
+      commands(lmp.get(),
+               {"rerun " + base + ".dump first " + std::to_string(step) + " last " +
+                std::to_string(step) + " dump x y z"});
+      const std::string what = "rerun of step " + std::to_string(step) + ", " + describe(spec);
+      EXPECT_EQ(lmp->update->ntimestep, step) << what;
+      const PairCounts expected = oracle(lmp.get(), half_kind(newton));
+      if (step == 0) first = expected;
+      for (const auto &[key, count] : expected) moved += first.count(key) ? 0 : 1;
+      expect_pair_list_matches_oracle(lmp.get(), newton, what);
+    }
+    EXPECT_GT(moved, 0) << "the snapshots hold the same pairs";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) {
+    std::remove((base + ".data").c_str());
+    std::remove((base + ".dump").c_str());
   }
 }
 
