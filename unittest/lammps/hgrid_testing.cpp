@@ -206,6 +206,22 @@ namespace {
     std::vector<std::vector<std::pair<long, int>>> special;
   };
 
+  // every rank's \p mine, in rank order, on every rank
+  std::vector<long> gathered(const std::vector<long> &mine)
+  {
+    int nprocs;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    int nmine = mine.size();
+    std::vector<int> sizes(nprocs), displs(nprocs, 0);
+    MPI_Allgather(&nmine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + sizes[p - 1];
+    std::vector<long> all(displs[nprocs - 1] + sizes[nprocs - 1]);
+    // STUBS' MPI_Allgatherv takes a non-const send buffer
+    MPI_Allgatherv(const_cast<long *>(mine.data()), nmine, MPI_LONG, all.data(), sizes.data(),
+                   displs.data(), MPI_LONG, MPI_COMM_WORLD);
+    return all;
+  }
+
   // the special list of owned atom \p i: its own, or its molecule template's
   std::vector<std::pair<long, int>> special_partners(const Atom *atom, int i)
   {
@@ -239,15 +255,7 @@ namespace {
     for (int i = 0; i < atom->nlocal; i++)
       for (const auto &[partner, level] : special_partners(atom, i))
         mine.insert(mine.end(), {static_cast<long>(atom->tag[i]), partner, level});
-    int nprocs;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    int nmine = mine.size();
-    std::vector<int> sizes(nprocs), displs(nprocs, 0);
-    MPI_Allgather(&nmine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + sizes[p - 1];
-    std::vector<long> all(displs[nprocs - 1] + sizes[nprocs - 1]);
-    MPI_Allgatherv(mine.data(), nmine, MPI_LONG, all.data(), sizes.data(), displs.data(), MPI_LONG,
-                   MPI_COMM_WORLD);
+    const std::vector<long> all = gathered(mine);
     for (std::size_t k = 0; k < all.size(); k += 3)
       table.special[all[k] - 1].emplace_back(all[k + 1], static_cast<int>(all[k + 2]));
   }
@@ -391,15 +399,7 @@ ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numnei
   MPI_Allreduce(counters + 1, &result.self_pairs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(counters + 2, &result.wrong_history_bits, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
 
-  int nprocs;
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  int nmine = keys.size();
-  std::vector<int> sizes(nprocs), displs(nprocs, 0);
-  MPI_Allgather(&nmine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + sizes[p - 1];
-  std::vector<long> all(displs[nprocs - 1] + sizes[nprocs - 1]);
-  MPI_Allgatherv(keys.data(), nmine, MPI_LONG, all.data(), sizes.data(), displs.data(), MPI_LONG,
-                 MPI_COMM_WORLD);
+  const std::vector<long> all = gathered(keys);
   for (std::size_t k = 0; k < all.size(); k += 6)
     result.counts[{all[k], all[k + 1], all[k + 2], all[k + 3], all[k + 4], all[k + 5]}]++;
   return result;
