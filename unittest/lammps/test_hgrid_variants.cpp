@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -326,6 +327,49 @@ TEST(HGridVariants, SpecialBondsMatchOracle)
         EXPECT_EQ(entries(plain), entries(expected)) << what;
       expect_pair_list_matches_oracle(lmp.get(), newton, what + " then lj/coul 1 1 1");
     }
+}
+
+// molecule templates (atom_style hybrid sphere template): bonded dimers whose special
+// lists are the template's (NPairHGridBase::neighbor_word's template branch, with the
+// atom's offset in its molecule), partners marked or left out as the oracle says
+TEST(HGridVariants, TemplateSpecialBondsMatchOracle)
+{
+  int nprocs, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::string file = "hgrid_dimer_np" + std::to_string(nprocs) + ".mol";
+  if (me == 0) {
+    std::ofstream mol(file);
+    mol << "# two bonded spheres\n\n2 atoms\n1 bonds\n\nCoords\n\n1 0 0 0\n2 1.6 0 0\n\n"
+           "Types\n\n1 1\n2 1\n\nDiameters\n\n1 2.0\n2 2.0\n\nMasses\n\n1 4.0\n2 4.0\n\n"
+           "Bonds\n\n1 1 1 2\n\nSpecial Bond Counts\n\n1 1 0 0\n2 1 0 0\n\n"
+           "Special Bonds\n\n1 2\n2 1\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (const std::string factors : {"lj 0.0 1.0 1.0 coul 1.0 1.0 1.0", "lj/coul 0.0 0.0 0.0"})
+    for (bool newton : {true, false}) {
+      std::unique_ptr<LAMMPS> lmp(make_lammps());
+      commands(lmp.get(),
+               {"molecule dimer " + file, "atom_style hybrid sphere 1 template dimer",
+                std::string("newton ") + (newton ? "on" : "off"), "comm_modify vel yes",
+                "region box block 0 30 0 30 0 30", "create_box 1 box bond/types 1",
+                "create_atoms 0 random 600 4921 NULL mol dimer 77 overlap 0.5",
+                "special_bonds " + factors,
+                "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0", "pair_coeff * *",
+                "bond_style zero", "bond_coeff *", "neighbor 0.1 hgrid", "run 0 post no"});
+      const std::string what = "dimers of a molecule template, special_bonds " + factors +
+          ", newton " + (newton ? "on" : "off");
+      ASSERT_EQ(lmp->atom->molecular, LAMMPS_NS::Atom::TEMPLATE) << what;
+      const PairCounts expected = oracle(lmp.get(), half_kind(newton));
+      long marked = 0;    // physical pairs with special bits
+      for (const auto &kv : expected) marked += kv.first[5] >= 2;
+      // each of the 600 dimers' pair (1.6 apart, within 2 + skin): marked, or left out
+      const bool marks = factors.find("coul 1.0") != std::string::npos;
+      EXPECT_EQ(marked, marks ? 600 : 0) << what;
+      expect_pair_list_matches_oracle(lmp.get(), newton, what);
+    }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == 0) std::remove(file.c_str());
 }
 
 // pair hybrid: a cohesive granular sub-style beside a Lennard-Jones one
