@@ -71,7 +71,7 @@ library_caller() {
 }
 
 variants=("$@")
-[ "${#variants[@]}" -eq 0 ] && variants=(0001 0002 0003 0004 0025 0026 0027 0028 0029 0030 0031 0033 0034)
+[ "${#variants[@]}" -eq 0 ] && mapfile -t variants < <(printf '%s\n' "${!case_of[@]}" | sort)
 for v in "${variants[@]}"; do
   if [ -z "${case_of[$v]:-}" ]; then
     echo "check_upstream.sh: no reproducer for patch '$v' (one of: ${!case_of[*]})" >&2

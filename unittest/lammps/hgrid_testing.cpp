@@ -202,7 +202,8 @@ namespace {
     std::vector<double> x, radius;
     std::vector<int> owner;
     std::vector<AtomInfo> info;
-    // molecular systems: (partner tag, 1-2/1-3/1-4 level) of each atom's special list
+    // molecular systems, for the oracle (gather_special): (partner tag, 1-2/1-3/1-4
+    // level) of each atom's special list; empty otherwise
     std::vector<std::vector<std::pair<long, int>>> special;
   };
 
@@ -245,12 +246,13 @@ namespace {
     return partners;
   }
 
-  // every rank's special lists, by tag - 1 (\p table sized already)
+  // every rank's special lists, by tag - 1 (\p table sized already; none in an atomic
+  // system)
   void gather_special(LAMMPS *lmp, AtomTable &table)
   {
     const Atom *atom = lmp->atom;
-    table.special.assign(table.radius.size(), {});
     if (atom->molecular == Atom::ATOMIC) return;
+    table.special.assign(table.radius.size(), {});
     std::vector<long> mine;    // (tag, partner, level) triples
     for (int i = 0; i < atom->nlocal; i++)
       for (const auto &[partner, level] : special_partners(atom, i))
@@ -264,6 +266,7 @@ namespace {
   // leaves it out (NPairBin's rule with find_special: the first entry of b in a's list)
   int special_bits(LAMMPS *lmp, const AtomTable &table, long a, long b, const double *del)
   {
+    if (table.special.empty()) return 0;
     for (const auto &[partner, level] : table.special[a - 1]) {
       if (partner != b) continue;
       const int flag = lmp->neighbor->special_flag[level];
@@ -307,7 +310,6 @@ namespace {
       table.info[t] = {static_cast<int>(all[W * t + 5]), static_cast<int>(all[W * t + 6]),
                        static_cast<long>(all[W * t + 7])};
     }
-    gather_special(lmp, table);
     return table;
   }
 
@@ -408,7 +410,8 @@ ListPairs gather_rows(LAMMPS *lmp, int inum, const int *ilist, const int *numnei
 PairCounts oracle(LAMMPS *lmp, ListKind kind, const OracleRule &rule)
 {
   Domain *domain = lmp->domain;
-  const AtomTable table = gather_atoms(lmp);
+  AtomTable table = gather_atoms(lmp);
+  gather_special(lmp, table);
   const long n = table.radius.size();
   const double skin = lmp->neighbor->skin;
 

@@ -315,27 +315,25 @@ void read_log(const fs::path &log, Outcome &out)
       thermo = false;
     } else if (std::regex_search(line, m, neigh)) {
       out.neigh += std::stod(m[1]);
-    } else if (thermo &&
-               (first_word(line) == "WARNING:" || line.rfind("Neighbor hgrid:", 0) == 0)) {
-      // fix pour's "Fewer insertions" between two rows of one run; hgrid's calibration
-      // of its cost model at the 1st, 10th, 100th ... rebuild (in.bpm.impact.rotational)
-      continue;
     } else if (thermo) {
+      // a row has a number in every column of its header; other lines between the rows
+      // of a run (fix pour's "Fewer insertions" warnings, hgrid's calibration of its
+      // cost model) are not rows
       std::istringstream row(line);
       std::vector<double> values;
       std::string v;
-      for (std::size_t c = 0; row >> v; c++) {
+      std::size_t columns = 0;
+      bool numbers = true;
+      for (; numbers && row >> v; columns++) {
+        std::size_t used = 0;
         try {
-          const double value = std::stod(v);
-          if (c >= keep.size() || keep[c]) values.push_back(value);
+          const double value = std::stod(v, &used);
+          if (columns < keep.size() && keep[columns]) values.push_back(value);
         } catch (std::exception &) {
-          values.clear();
-          break;
         }
+        numbers = used == v.size();
       }
-      if (values.empty()) {
-        thermo = false;
-      } else {
+      if (numbers && columns == keep.size()) {
         out.thermo.push_back(values);
         out.thermo_run.push_back(run);
       }
@@ -350,6 +348,19 @@ Outcome run_example(const Example &ex, const std::string &style, bool whole = fa
                     double oracle_band = TIE_BAND, const Edits &edits = {})
 {
   const fs::path source = fs::path(HGRID_LAMMPS_EXAMPLES) / ex.dir;
+  Outcome out;
+  out.oracle_band = oracle_band;
+  auto input = read_input(source / ex.input);
+  for (const auto &[from, to] : edits) {
+    const auto it = std::find(input.begin(), input.end(), from);
+    if (it == input.end()) {
+      out.error = "no line '" + from + "' in " + ex.input;
+      return out;
+    }
+    *it = to;
+  }
+  const auto lines = adapted(input, style, whole);
+
   const fs::path work = fs::temp_directory_path() /
       ("hgrid_example_" + ex.input + "_" + (style.empty() ? "own" : style) + "_" +
        std::to_string(getpid()));
@@ -358,20 +369,6 @@ Outcome run_example(const Example &ex, const std::string &style, bool whole = fa
   const fs::path cwd = fs::current_path();
   fs::current_path(work);
 
-  Outcome out;
-  out.oracle_band = oracle_band;
-  auto input = read_input(source / ex.input);
-  for (const auto &[from, to] : edits) {
-    const auto it = std::find(input.begin(), input.end(), from);
-    if (it == input.end()) {
-      out.error = "no line '" + from + "' in " + ex.input;
-      fs::current_path(cwd);
-      fs::remove_all(work);
-      return out;
-    }
-    *it = to;
-  }
-  const auto lines = adapted(input, style, whole);
   {
     LAMMPS::argv args = {"hgrid_test", "-log", "log.test", "-screen", "none", "-nocite"};
     std::unique_ptr<LAMMPS> lmp(new LAMMPS(args, MPI_COMM_WORLD));

@@ -2,10 +2,11 @@
    list (gran/hooke/history/omp) is built by the /omp hgrid classes and equals the
    brute-force all-pairs oracle (mono, bidisperse 1:20, power law omega = 100; 2d/3d;
    periodic and fixed; newton on and off; orthogonal and triclinic), on 1, 2 and 4
-   ranks; bonded spheres with special bonds marked or left out; a full size list of the same run too; and a dense granular run with
-   contact history under 2 threads follows the serial run (positions within 1e-8
-   after 300 steps), under hgrid as under bin (the core patch fixes the threaded
-   history fix, which crashed with more than one thread under any neighbor style). */
+   ranks; bonded spheres with special bonds marked or left out; a full size list of
+   the same run too; and a dense granular run with contact history under 2 threads
+   follows the serial run (positions within 1e-8 after 300 steps), under hgrid as under
+   bin (the core patch fixes the threaded history fix, which crashed with more than one
+   thread under any neighbor style). */
 
 #include "hgrid_testing.h"
 

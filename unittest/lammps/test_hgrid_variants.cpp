@@ -81,6 +81,14 @@ long entries(const PairCounts &counts)
   return n;
 }
 
+// physical pairs whose entries carry special bits
+long marked_pairs(const PairCounts &counts)
+{
+  long n = 0;
+  for (const auto &kv : counts) n += kv.first[5] >= 2;
+  return n;
+}
+
 std::vector<double> forces_after_run(SystemSpec spec, const std::string &neighbor, bool &by_hgrid)
 {
   spec.neighbor = neighbor;
@@ -313,8 +321,7 @@ TEST(HGridVariants, SpecialBondsMatchOracle)
       auto lmp = make_system(spec);
       const std::string what = "special_bonds " + factors + ", " + describe(spec);
       const PairCounts expected = oracle(lmp.get(), half_kind(newton));
-      long marked = 0;
-      for (const auto &[key, count] : expected) marked += key[5] >= 2 ? count : 0;
+      const long marked = marked_pairs(expected);
       EXPECT_EQ(marked > 0, marks) << what << ": " << marked << " marked pairs";
       expect_pair_list_matches_oracle(lmp.get(), newton, what);
 
@@ -361,11 +368,9 @@ TEST(HGridVariants, TemplateSpecialBondsMatchOracle)
           ", newton " + (newton ? "on" : "off");
       ASSERT_EQ(lmp->atom->molecular, LAMMPS_NS::Atom::TEMPLATE) << what;
       const PairCounts expected = oracle(lmp.get(), half_kind(newton));
-      long marked = 0;    // physical pairs with special bits
-      for (const auto &kv : expected) marked += kv.first[5] >= 2;
       // each of the 600 dimers' pair (1.6 apart, within 2 + skin): marked, or left out
       const bool marks = factors.find("coul 1.0") != std::string::npos;
-      EXPECT_EQ(marked, marks ? 600 : 0) << what;
+      EXPECT_EQ(marked_pairs(expected), marks ? 600 : 0) << what;
       expect_pair_list_matches_oracle(lmp.get(), newton, what);
     }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -455,30 +460,26 @@ TEST(HGridVariants, SurfaceOnesidedListHoldsEverySphereWallPair)
 // without a run's Neighbor::decide(): every snapshot's list equals the oracle
 TEST(HGridVariants, RerunListsEqualOracleAtEverySnapshot)
 {
-  int nprocs;
+  int nprocs, me;
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  const std::string base = "hgrid_rerun_np" + std::to_string(nprocs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::string dump = "hgrid_rerun_np" + std::to_string(nprocs) + ".dump";
   for (bool newton : {true, false}) {
     const SystemSpec spec = variant_system(3, newton);
     {
       auto lmp = make_system(spec);
       commands(lmp.get(),
-               {"write_data " + base + ".data nocoeff", "velocity all create 4.0 4928 loop geom",
-                "fix integrate all nve/sphere", "timestep 0.002",
-                "dump snap all custom 40 " + base + ".dump id x y z", "run 200 post no",
-                "undump snap"});
+               {"velocity all create 4.0 4928 loop geom", "fix integrate all nve/sphere",
+                "timestep 0.002", "dump snap all custom 40 " + dump + " id x y z",
+                "run 200 post no", "undump snap"});
     }
-    std::unique_ptr<LAMMPS> lmp(make_lammps());
-    commands(lmp.get(),
-             {"atom_style sphere 1", std::string("newton ") + (newton ? "on" : "off"),
-              "comm_modify vel yes", "read_data " + base + ".data", "pair_style " + spec.pair,
-              "pair_coeff " + spec.pair_coeff, "neighbor " + std::to_string(spec.skin) + " hgrid",
-              "neigh_modify one 20000 page 400000"});
+    // the same atoms (radii by tag), their positions read from each snapshot
+    auto lmp = make_system(spec);
     long moved = 0;    // pairs of a snapshot not in the first one's list
     PairCounts first;
     for (int step = 0; step <= 200; step += 40) {
       commands(lmp.get(),
-               {"rerun " + base + ".dump first " + std::to_string(step) + " last " +
+               {"rerun " + dump + " first " + std::to_string(step) + " last " +
                 std::to_string(step) + " dump x y z"});
       const std::string what = "rerun of step " + std::to_string(step) + ", " + describe(spec);
       EXPECT_EQ(lmp->update->ntimestep, step) << what;
@@ -490,12 +491,7 @@ TEST(HGridVariants, RerunListsEqualOracleAtEverySnapshot)
     EXPECT_GT(moved, 0) << "the snapshots hold the same pairs";
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  if (me == 0) {
-    std::remove((base + ".data").c_str());
-    std::remove((base + ".dump").c_str());
-  }
+  if (me == 0) std::remove(dump.c_str());
 }
 
 // occasional lists: compute contact/atom (a size list, hgrid) and compute coord/atom
