@@ -65,6 +65,15 @@ class NBinHGrid : public NBin {
   std::vector<hgrid::LevelGrid> grids;
   std::vector<hgrid::LevelView> views;    // of grids, with their first global cell
   hgrid::CellLists cells;
+  // what bin_atoms() finds in its atoms besides their cells, per thread
+  struct Scan {
+    double lo[3], hi[3];      // the extent of the owned atoms
+    int outgrown, outside;    // the last atom above the top level, owned one off its window
+    static Scan none();
+    void merge(const Scan &other);
+  };
+  std::vector<Scan> scans;
+  Scan bin_share(int first, int last);
 
   void window(double reach, std::array<double, 3> &lo, std::array<double, 3> &hi) const;
   [[noreturn]] void exceeds_top_level(double radius) const;

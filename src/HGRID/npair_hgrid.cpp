@@ -25,9 +25,7 @@
 #include "nstencil_hgrid.h"
 #include "platform.h"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
+#include "libhgrid/threads.h"
 
 #include <algorithm>
 #include <utility>
@@ -209,29 +207,23 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threads(NeighList *list, int
                                                             long long &visited, long long &checks,
                                                             int &longest)
 {
-  [[maybe_unused]] const int nthreads = comm->nthreads;
-#if defined(_OPENMP)
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1) reduction(+ : visited, checks) \
-    reduction(max : longest)
-#endif
-  {
-#if defined(_OPENMP)
-    const int tid = omp_get_thread_num();
-#else
-    const int tid = 0;
-#endif
+  const int nthreads = comm->nthreads;
+  thread_work.assign(nthreads, ThreadWork());    // a region may get fewer threads
+  hgrid::on_threads(nthreads, [&](int tid, int nt) {
     MyPage<int> &ipage = list->ipage[tid];
     ipage.reset();
-    hgrid::SearchCounters count;
-#if defined(_OPENMP)
-#pragma omp for schedule(dynamic)
-#endif
-    for (int first = 0; first < nlocal; first += chunk)
-      longest = std::max(longest,
-                         build_rows(list, first, std::min(first + chunk, nlocal), ipage, count,
-                                    chunk_moves[first / chunk]));
-    visited += count.cells_visited;
-    checks += count.distance_checks;
+    ThreadWork &work = thread_work[tid];
+    hgrid::dynamic_for(nt, (nlocal + chunk - 1) / chunk, [&](int c) {
+      const int first = c * chunk;
+      work.longest = std::max(work.longest,
+                              build_rows(list, first, std::min(first + chunk, nlocal), ipage,
+                                         work.count, chunk_moves[c]));
+    });
+  });
+  for (const ThreadWork &work : thread_work) {
+    visited += work.count.cells_visited;
+    checks += work.count.distance_checks;
+    longest = std::max(longest, work.longest);
   }
 }
 
@@ -341,30 +333,28 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
   // (owned atom, ghost) pairs of each range; kept between builds, as the arrays below
   ghost_found.resize(nranges);
   for (auto &range : ghost_found) range.clear();
-  long long visited = 0, checks = 0;
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(dynamic) \
-    reduction(+ : visited, checks)
-#endif
-  for (int t = 0; t < nranges; t++) {
+  range_work.assign(nranges, hgrid::SearchCounters());
+  const auto search_range = [&](int t) {
     const int nghost = nall - atom->nlocal;
     const int first = atom->nlocal + static_cast<int>((long long) nghost * t / nranges);
     const int last = atom->nlocal + static_cast<int>((long long) nghost * (t + 1) / nranges);
-    hgrid::SearchCounters c;
     for (int g = first; g < last; g++) {
       const int cell = atom2cell[g];
       if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
       auto visit = [&](int j, double, double, double, double, double, bool within) {
         if (within) ghost_found[t].emplace_back(j, g);
       };
-      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
-                                                        visit);
+      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin,
+                                                        range_work[t], visit);
     }
-    visited += c.cells_visited;
-    checks += c.distance_checks;
+  };
+  hgrid::on_threads(nthreads, [&](int, int nt) {
+    hgrid::dynamic_for(nt, nranges, search_range);
+  });
+  for (const auto &c : range_work) {
+    count.cells_visited += c.cells_visited;
+    count.distance_checks += c.distance_checks;
   }
-  count.cells_visited += visited;
-  count.distance_checks += checks;
   // counting sort by owned atom, the ranges in order: counts, their inclusive prefix
   // sums (each atom's end), then the pairs in reverse order, each end moved back to the
   // atom's first partner (no copy of the ends: at N = 1e7 it was 40 MB a build)

@@ -179,6 +179,11 @@ class NPairHGrid : public NPairHGridBase {
   static int chunk_size(int nlocal, int nthreads);
   void build_threads(class NeighList *list, int nlocal, int chunk, long long &visited,
                      long long &checks, int &longest);
+  struct ThreadWork {
+    hgrid::SearchCounters count;
+    int longest = 0;
+  };
+  std::vector<ThreadWork> thread_work;    // of each thread in build_threads()
   // the grid as the pair search reads it, stencil rows included
   hgrid::GridView search_grid() const;
   // Top-Down half newton-on lists: owned partners of every larger ghost, searched
@@ -187,6 +192,7 @@ class NPairHGrid : public NPairHGridBase {
   void find_ghost_partners(hgrid::SearchCounters &count);
   std::vector<int> ghost_start, ghost_partner;
   std::vector<std::vector<std::pair<int, int>>> ghost_found;    // (owned, ghost) pairs by range
+  std::vector<hgrid::SearchCounters> range_work;                // the search's work by range
   void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);
 };
 

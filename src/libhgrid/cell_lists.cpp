@@ -1,10 +1,8 @@
 #include "cell_lists.h"
 
-#include <algorithm>
+#include "threads.h"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
+#include <algorithm>
 
 namespace hgrid {
 
@@ -22,50 +20,38 @@ void CellLists::build(int n, const int *cell, int nthreads)
   int *start = start_.data();
   // each thread counts and fills the cells of its own range of cells, reading all
   // particles: the slots are those of one thread, in the same order
-#if defined(_OPENMP)
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
-#endif
-  {
-    const CellShare mine = my_cells();
+  on_threads(nthreads, [&](int t, int nt) {
+    const CellShare mine = cell_share(t, nt);
     for (int i = 0; i < n; ++i)
       if (mine.holds(cell[i])) ++start[cell[i]];
-  }
+  });
   prefix_sum(nthreads);    // start_[g] = end of cell g; start_[ncells] = total
   const int total = start_.back();
   if (static_cast<int>(slots_.size()) < total + kPadding) slots_.resize(total + kPadding);
   int *slots = slots_.data();
-#if defined(_OPENMP)
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
-#endif
-  {
+  on_threads(nthreads, [&](int t, int nt) {
     // decreasing index order: each end walks back to its cell's first slot
-    const CellShare mine = my_cells();
+    const CellShare mine = cell_share(t, nt);
     for (int i = n - 1; i >= 0; --i)
       if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
-  }
+  });
 }
 
-/// The calling thread's share of the cells (all of them outside a parallel region).
-CellLists::CellShare CellLists::my_cells() const
+/// Thread \p t's share of the cells, of \p nt threads.
+CellLists::CellShare CellLists::cell_share(int t, int nt) const
 {
-  const long long ncells = num_cells();
-  int t = 0, nt = 1;
-#if defined(_OPENMP)
-  t = omp_get_thread_num();
-  nt = omp_get_num_threads();
-#endif
-  return {static_cast<int>(ncells * t / nt), static_cast<int>(ncells * (t + 1) / nt)};
+  const Share s = share_of(num_cells(), t, nt);
+  return {s.lo, s.hi};
 }
 
 void CellLists::clear_counts(int nthreads)
 {
-  const int size = static_cast<int>(start_.size());
   int *start = start_.data();
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(nthreads) if (nthreads > 1) schedule(static)
-#endif
-  for (int g = 0; g < size; ++g) start[g] = 0;
-  (void) nthreads;
+  const long long size = static_cast<long long>(start_.size());
+  on_threads(nthreads, [&](int t, int nt) {
+    const Share s = share_of(size, t, nt);
+    std::fill(start + s.lo, start + s.hi, 0);
+  });
 }
 
 /// Blocks of cells in turn: each sums its block, the block sums are scanned, then

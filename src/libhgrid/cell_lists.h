@@ -65,7 +65,7 @@ class CellLists {
       return static_cast<unsigned>(g - lo) < static_cast<unsigned>(hi - lo);
     }
   };
-  [[nodiscard]] CellShare my_cells() const;
+  [[nodiscard]] CellShare cell_share(int t, int nt) const;
   void clear_counts(int nthreads);
   void prefix_sum(int nthreads);    // counts -> inclusive prefix sums (cell ends)
 };
