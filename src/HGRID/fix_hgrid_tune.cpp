@@ -10,6 +10,7 @@
 #include "fix_hgrid_tune.h"
 
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
 #include "hgrid_planner.h"
 #include "hgrid_skin_tuner.h"
@@ -252,7 +253,8 @@ void FixHGridTune::calibrate_k()
 {
   const hgrid::SearchCounters &c = planner->last_build();
   // sub-cell visits of a one-level grid cost less than cell visits (hgrid::visit_weight)
-  const double visit = hgrid::visit_weight(planner->plan().layout, hgrid::SystemParams());
+  const double visit = hgrid::visit_weight(planner->plan().layout,
+                                           hgrid::SystemParams::of_dimension(domain->dimension));
   // not const: LAMMPS' serial MPI stubs (HGRID_MPI=OFF) take a non-const send buffer
   auto local = hgrid::KCalibration::products((double) c.distance_checks, visit * c.cells_visited,
                                              planner->last_build_time());
@@ -275,7 +277,8 @@ double FixHGridTune::compute_vector(int n)
   if (n == 1) return cost_current;
   if (n == 2) return cost_optimal;
   if (n == 5) return nrelevel;
-  if (n == 6) return settings.K;
+  if (n == 6)    // K: fitted or given, else the measured one of the dimension
+    return settings.K > 0.0 ? settings.K : hgrid::SystemParams::of_dimension(domain->dimension).K;
   if (n == 7) return tune_time;
   if (n == 8) return relevel_time;
   double checks, visits;

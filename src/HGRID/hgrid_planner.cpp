@@ -515,10 +515,9 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
   const double rmin = 0.5 * (cmin - skin_), rmax = 0.5 * (cmax - skin_);
   const int dim = domain->dimension;
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
-  params = hgrid::SystemParams();
-  params.K = K;
+  params = hgrid::SystemParams::of_dimension(dim);
+  if (K > 0.0) params.K = K;    // fix hgrid/tune's K, else the dimension's measured one
   params.check_scale = check_scale;
-  params.dimension = dim;
   params.skin = skin_;
   if (!(rmin > 0.0)) return nullptr;
 

@@ -30,8 +30,10 @@ const char usage[] =
     "  --nu NU         volume (area) fraction                      (default 0.3)\n"
     "  --dim D         dimension, 2 or 3                           (default 3)\n"
     "  --skin S        neighbor skin                               (default 0)\n"
-    "  --K K           cell access / distance check cost ratio     (default 1; paper 0.2)\n"
-    "  --Ks KS         stored cell / distance check cost ratio     (default 0.1; 0: paper)\n"
+    "  --K K           cell access / distance check cost ratio     (default: measured,\n"
+    "                  1 in 3d, 2.29 in 2d; paper 0.2)\n"
+    "  --Ks KS         stored cell / distance check cost ratio     (default: measured,\n"
+    "                  0.1 in 3d, 0.15 in 2d; 0: paper)\n"
     "  --sub K         most sub-cells per edge a one-level grid may take (default 2; 1: paper)\n"
     "  --search S      topdown, bottomup or auto                   (default auto)\n"
     "  --maxlevels L   largest number of levels in the table/plot  (default 30)\n"
@@ -39,8 +41,8 @@ const char usage[] =
     "  --png FILE      plot it (needs python3 with matplotlib)\n";
 
 struct Options {
-  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0,
-         K = kHGridCellAccessCostRatio, Ks = kCellStorageCostRatio;
+  // K, Ks < 0: the measured ones of the dimension (SystemParams::of_dimension)
+  double alpha = -3.0, omega = 100.0, rmin = 1.0, nu = 0.3, skin = 0.0, K = -1.0, Ks = -1.0;
   int dim = 3, maxlevels = 30, sub = kSingleLevelSubdivisions;
   std::string radii, search = "auto", csv, png;
 };
@@ -124,12 +126,11 @@ int main(int argc, char **argv)
   try {
     const Options o = parse(argc, argv);
     const auto f = distribution(o);
-    SystemParams p;
-    p.dimension = o.dim;
+    SystemParams p = SystemParams::of_dimension(o.dim);
     p.packing = o.nu;
     p.skin = o.skin;
-    p.K = o.K;
-    p.storage = o.Ks;
+    if (o.K >= 0.0) p.K = o.K;
+    if (o.Ks >= 0.0) p.storage = o.Ks;
     p.single_level_subdivisions = o.sub;
 
     const bool both = o.search == "auto";
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
     const Cost single = evaluate(Layout{{best.layout.top()}, best.layout.search, 1}, *f, p);
 
     std::printf("radii %g..%g, d = %d, nu = %g, skin = %g, K = %g, K_s = %g\n", f->r_min(),
-                f->r_max(), o.dim, o.nu, o.skin, o.K, o.Ks);
+                f->r_max(), o.dim, o.nu, o.skin, p.K, p.storage);
     std::printf("optimal layout: %d level(s), search %s\n", best.layout.num_levels(),
                 search_name(best.layout.search));
     std::printf("%s", describe(best.layout).c_str());

@@ -68,8 +68,8 @@ namespace {
     if (p.single_level_subdivisions < 1 || p.single_level_subdivisions > kMaxSubdivisions)
       throw std::invalid_argument("single-level subdivisions must be 1 to " +
                                   std::to_string(kMaxSubdivisions));
-    if (!(p.subcell_visit_cost >= 0.0))
-      throw std::invalid_argument("sub-cell visit cost must be >= 0");
+    if (!(p.subcell_visit_cost >= 0.0) || !(p.one_level_visit_cost >= 0.0))
+      throw std::invalid_argument("sub-cell and one-level visit costs must be >= 0");
     if (!(p.check_scale > 0.0) || !std::isfinite(p.check_scale))
       throw std::invalid_argument("check scale must be positive");
   }
@@ -101,7 +101,20 @@ int model_subdivisions(const Layout &layout, const SystemParams &params)
 
 double visit_weight(const Layout &layout, const SystemParams &params)
 {
-  return model_subdivisions(layout, params) > 1 ? params.subcell_visit_cost : 1.0;
+  if (model_subdivisions(layout, params) > 1) return params.subcell_visit_cost;
+  return layout.num_levels() == 1 ? params.one_level_visit_cost : 1.0;
+}
+
+SystemParams SystemParams::of_dimension(int d)
+{
+  const MeasuredCosts &m = d == 2 ? kMeasuredCosts2d : kMeasuredCosts3d;
+  SystemParams p;
+  p.dimension = d;
+  p.K = m.K;
+  p.one_level_visit_cost = m.one_level;
+  p.subcell_visit_cost = m.subcell;
+  p.storage = m.storage;
+  return p;
 }
 
 double cutoff_diameter_min(const RadiusDistribution &f, const SystemParams &p)

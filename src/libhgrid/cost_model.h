@@ -14,9 +14,11 @@
    (Layout::subdivisions, the optimizer's choice among k = 1..
    SystemParams::single_level_subdivisions); the same-level search then scans the half
    of the (2k+1)^d sub-cell block, n_c = (same_level_cells(d, k) - 1)/2, each sub-cell
-   holding m_h / k^d particles, and a sub-cell visit costs kSubCellVisitCostRatio K
-   (its stencil rows are read as contiguous ranges).  For k = 1 this is the paper's
-   n_c.
+   holding m_h / k^d particles, and a sub-cell visit costs
+   SystemParams::subcell_visit_cost K (its stencil rows are read as contiguous
+   ranges).  For k = 1 this is the paper's n_c; a cell visit of one level of cells
+   costs SystemParams::one_level_visit_cost K (1 in 3d, less in 2d:
+   kMeasuredCosts2d).
 
    hgrid extension (not in the paper, whose grids are hashed): hgrid stores every
    level as a dense array of cells over the box, which each build clears and
@@ -81,6 +83,32 @@ constexpr double kCellStorageCostRatio = 0.1;
 /// the model reproduces for c/b in (0.29, 0.32) only (crossover near nu = 0.44).
 constexpr double kSubCellVisitCostRatio = 0.3;
 
+/// The model's cost ratios for hgrid's cells in one dimension, in distance checks
+/// (SystemParams::of_dimension).
+struct MeasuredCosts {
+  double K;            ///< a cell visit of a hierarchy of levels (eq. 27)
+  double one_level;    ///< a cell visit of one level of cells (k = 1), relative to K
+  double subcell;      ///< a sub-cell visit of one level of sub-cells, relative to K
+  double storage;      ///< K_s, one stored cell per build
+};
+
+/// 3d: the fits above (K, K_s) and the sub-cell crossover; one level's cells cost as
+/// the hierarchy's.
+constexpr MeasuredCosts kMeasuredCosts3d{kHGridCellAccessCostRatio, 1.0, kSubCellVisitCostRatio,
+                                         kCellStorageCostRatio};
+
+/// 2d, refitted: least-squares fit t = t_0 + a checks + b_1 visits (one level of
+/// cells) + b_2 visits (sub-cells) + b visits (hierarchies) + c cells stored, over 66
+/// layouts of random 2d systems in LAMMPS (in.bench: alpha 0 and -3; omega 3, 10,
+/// 30; nu 0.1, 0.3, 0.6; N = 1e4; one level with k = 1 and 2, two and three levels;
+/// the fastest of three runs each; median error 3.6 %): K = b/a = 2.29, b_1/b = 0.80,
+/// b_2/b = 0.29, K_s = c/a = 0.15: a visit costs more checks than in 3d.  The 3d values in 2d
+/// chose sub-cells for sparse gases (2d, alpha 0, omega 3, nu 0.1: 20 % slower than
+/// k = 1 and than LAMMPS' bin) and two levels where one level of sub-cells is 30 %
+/// faster (alpha -3, omega 3, nu 0.6); with these the model's layout was within the
+/// noise of the fastest of the four in all 18 systems.
+constexpr MeasuredCosts kMeasuredCosts2d{2.29, 0.80, 0.29, 0.15};
+
 /// The system the model describes, besides its radius distribution.
 struct SystemParams {
   int dimension = 3;                         ///< d = 2 or 3
@@ -92,13 +120,19 @@ struct SystemParams {
   /// its own (Layout::subdivisions 0); the optimizer tries 1..k for one level and
   /// keeps the cheapest (the paper's model: 1)
   int single_level_subdivisions = kSingleLevelSubdivisions;
-  /// cost of a sub-cell visit relative to K (kSubCellVisitCostRatio; the paper: no
-  /// sub-cells)
+  /// cost of a sub-cell visit relative to K (kSubCellVisitCostRatio in 3d; the paper:
+  /// no sub-cells)
   double subcell_visit_cost = kSubCellVisitCostRatio;
+  /// cost of a cell visit of one level of cells (k = 1) relative to K (the paper: 1)
+  double one_level_visit_cost = 1.0;
   /// distance checks of the system per check of eqs. (23)/(25): 1 for particles at
   /// uniformly random positions (the paper's assumption), more where small particles
   /// crowd into the gaps of a packed bed (measured, calibrated_check_scale())
   double check_scale = 1.0;
+
+  /// The defaults of dimension \p d: the measured costs kMeasuredCosts2d / 3d (a
+  /// default-constructed SystemParams holds those of 3d).
+  [[nodiscard]] static SystemParams of_dimension(int d);
 };
 
 /// Predicted work per level, per particle of the whole system.
@@ -133,7 +167,8 @@ constexpr int kMaxSubdivisions = 4;
 [[nodiscard]] int model_subdivisions(const Layout &layout, const SystemParams &params);
 
 /// \brief Cost of one cell visit of \p layout relative to K: subcell_visit_cost for a
-/// one-level grid of sub-cells, else 1 (eq. 27 as hgrid weighs T^ca).
+/// one-level grid of sub-cells, one_level_visit_cost for one level of cells, else 1
+/// (eq. 27 as hgrid weighs T^ca).
 [[nodiscard]] double visit_weight(const Layout &layout, const SystemParams &params);
 
 /// \brief Evaluate eqs. (6)-(27) for \p layout on \p f.

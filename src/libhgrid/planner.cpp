@@ -46,7 +46,7 @@ std::vector<double> optimum_key(const Histogram *f, const SystemParams &params,
   if (f) key.insert(key.end(), f->edges().begin(), f->edges().end());
   key.insert(key.end(),
              {cmax, params.skin, params.packing, params.K, params.storage,
-              params.subcell_visit_cost, params.check_scale,
+              params.subcell_visit_cost, params.one_level_visit_cost, params.check_scale,
               double(params.single_level_subdivisions), double(params.dimension),
               double(settings.method), double(settings.auto_search), double(settings.search),
               double(settings.max_levels)});

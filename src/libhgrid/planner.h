@@ -34,8 +34,10 @@ struct PlanSettings {
   Search search = Search::BottomUp;    ///< used when !auto_search
   Method method = Method::Optimal;     ///< how the model places the cell sizes
   int max_levels = kMaxLevels;
-  double K = kHGridCellAccessCostRatio;    ///< cell access cost per distance check
-  bool keep_layout = false;                ///< keep the current layout across runs while it fits
+  /// cell access cost per distance check (eq. 27); 0: the measured one of the
+  /// system's dimension (SystemParams::of_dimension)
+  double K = 0.0;
+  bool keep_layout = false;    ///< keep the current layout across runs while it fits
 };
 
 /// The plan all builders work from.

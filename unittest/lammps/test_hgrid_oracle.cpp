@@ -526,7 +526,7 @@ int out_of_order(LAMMPS *lmp, const std::function<unsigned long long(int)> &key)
 TEST(HGridSort, OwnedAtomsFollowAMortonCurveOfTheFinestCells)
 {
   for (int dim : {2, 3}) {
-    SystemSpec spec = powerlaw_system(4000, dim == 2 ? 30.0 : 100.0, 0.3);
+    SystemSpec spec = powerlaw_system(4000, 100.0, 0.3);
     spec.dimension = dim;
     auto lmp = make_system(spec);
     const auto *planner = LAMMPS_NS::HGridPlanner::find(lmp.get());

@@ -474,3 +474,34 @@ TEST(CostModel, CheckScaleMultipliesTheChecksOnly)
     EXPECT_THROW((void) evaluate(layout, f, crowded), std::invalid_argument) << bad;
   }
 }
+
+TEST(CostModel, MeasuredCostsFollowTheDimension)
+{
+  // 3d: the default-constructed parameters; 2d: its own fit (kMeasuredCosts2d)
+  const SystemParams p3 = SystemParams::of_dimension(3), p2 = SystemParams::of_dimension(2);
+  EXPECT_EQ(p3.dimension, 3);
+  EXPECT_EQ(p3.K, SystemParams().K);
+  EXPECT_EQ(p3.storage, SystemParams().storage);
+  EXPECT_EQ(p3.subcell_visit_cost, SystemParams().subcell_visit_cost);
+  EXPECT_EQ(p3.one_level_visit_cost, 1.0);
+  EXPECT_EQ(p2.dimension, 2);
+  EXPECT_EQ(p2.K, kMeasuredCosts2d.K);
+  EXPECT_EQ(p2.storage, kMeasuredCosts2d.storage);
+  EXPECT_EQ(p2.subcell_visit_cost, kMeasuredCosts2d.subcell);
+  EXPECT_EQ(p2.one_level_visit_cost, kMeasuredCosts2d.one_level);
+  // a visit of one level of cells, of sub-cells and of a hierarchy, each weighed as
+  // measured: T/N = checks + K w visits + K_s cells
+  PowerLaw f(0.0, 0.5, 1.5);
+  SystemParams p = p2;
+  p.packing = 0.1;
+  const Layout one{{3.05}, Search::TopDown, 1}, sub{{3.05}, Search::TopDown, 2},
+      two{{2.0, 3.05}, Search::TopDown};
+  for (const auto &[layout, w] : {std::pair<Layout, double>{one, kMeasuredCosts2d.one_level},
+                                  {sub, kMeasuredCosts2d.subcell},
+                                  {two, 1.0}}) {
+    EXPECT_EQ(visit_weight(layout, p), w);
+    const Cost c = evaluate(layout, f, p);
+    EXPECT_NEAR(c.total, c.distance_checks + p.K * w * c.cell_visits + p.storage * c.cells,
+                1e-9 * c.total);
+  }
+}

@@ -44,7 +44,7 @@ namespace methods {
       void prepare(const System &s) override
       {
         const Histogram hist = Histogram::from_radii(s.r);
-        params_.dimension = s.dimension;
+        params_ = SystemParams::of_dimension(s.dimension);
         params_.packing = s.box_packing();
         params_.skin = skin_;
         const double cmax = 2.0 * s.r_max() + skin_;
