@@ -213,7 +213,7 @@ void NBinHGrid::bin_atoms()
   if (!triclinic)
     for (auto &v : views) v.set_owned(all.lo, all.hi, nowned > 0);
   for (int h = 0; h < num_levels(); h++)
-    hgrid::set_dense_rows(views[h], grids[h].subdivisions(), cells.level_count(h));
+    hgrid::set_row_density(views[h], grids[h].subdivisions(), cells.level_count(h));
 }
 
 /* ----------------------------------------------------------------------

@@ -35,7 +35,7 @@ void BinnedGrid::bin(const std::vector<std::array<double, 3>> &x, const std::vec
   }
   cells_.build(n, cell_of_.data());
   for (std::size_t h = 0; h < views_.size(); ++h)
-    set_dense_rows(views_[h], grids_[h].subdivisions(), cells_.level_count(static_cast<int>(h)));
+    set_row_density(views_[h], grids_[h].subdivisions(), cells_.level_count(static_cast<int>(h)));
 }
 
 GridView BinnedGrid::view() const

@@ -64,8 +64,10 @@ struct LevelView {
   /// global cells olo..ohi hold every owned particle (set_owned; unbounded by default)
   int olo[3] = {-kUnbounded, -kUnbounded, -kUnbounded};
   int ohi[3] = {kUnbounded, kUnbounded, kUnbounded};
-  /// its same-level rows hold more than two particles on average (set_dense_rows)
+  /// its same-level rows hold more than two particles on average (set_row_density)
   bool dense_rows = false;
+  /// GATHER: its same-level search gathers its rows' candidates (set_row_density)
+  bool gather_rows = true;
 
   /// Global cell coordinate of position \p x along dimension \p d (monotone in x).
   [[nodiscard]] HGRID_INLINE int coord(int d, double x) const

@@ -44,8 +44,9 @@
    (no branch on the distance: about one in four to seven candidates is kept, a branch
    the processor cannot predict).
    GATHER (the host builders, half lists; their Atoms also offer prefetch(j), see
-   kPrefetchDistance): the candidates of the same-level rows are copied into a buffer
-   and checked in one loop.  A row of cells holds few particles (the finest level
+   kPrefetchDistance): on levels whose half stencil holds kGatherMinCandidates
+   (LevelView::gather_rows), the candidates of the same-level rows are copied into a
+   buffer and checked in one loop.  A row of cells holds few particles (the finest level
    about one per cell), so a loop per row ends in a branch the processor cannot
    predict, one per row; with the buffer one per search.  Rows of at most kGatherWidth
    slots (twice as many on levels of dense rows) are copied that many at a time,
@@ -139,16 +140,30 @@ struct SearchCounters {
 /// on a level of dense rows (LevelView::dense_rows)
 constexpr int kGatherWidth = 4;
 
-/// \brief Mark level \p v as one of dense rows if its stencil rows (2k+1 cells, k =
-/// \p subdivisions) hold more than two of its \p count particles on average.  The
-/// gathered rows are then copied 2 kGatherWidth slots at a time: with about three
-/// particles a row (2d, one level of 2^2 sub-cells) one row in six is longer than
-/// kGatherWidth, and its copy loop a branch the processor cannot predict (2d,
-/// alpha 0, omega 100, N = 1e5: -8 % per build); on sparse levels the wider copy
-/// costs more than it saves (copied everywhere: 3d alpha -3 omega 100 +2.5 %).
-HGRID_INLINE void set_dense_rows(LevelView &v, int subdivisions, int count)
+/// GATHER: a level's same-level search gathers its half stencil's candidates if it
+/// holds at least this many on average, else it reads row by row.  With fewer the
+/// copies cost more than the mispredicted row ends they save: one level, N = 1e4,
+/// in.bench, row by row against gathered: 2d nu = 0.05, 0.1, 0.2 (0.6, 1.3, 1.8
+/// candidates) -18, -13 to -17, -7 %; 3d nu = 0.05 (1.6) -6 %; 2d nu = 0.3 (2.6)
+/// +1 %, 2d nu = 0.6 (5) +11 %, 3d nu = 0.1-0.3 (4-10) +30 to +55 %.
+constexpr double kGatherMinCandidates = 2.0;
+
+/// \brief Set the row flags of level \p v from its \p count particles and its stencil
+/// rows (2k+1 cells, k = \p subdivisions): dense_rows if a row holds more than two of
+/// them on average, gather_rows if its half stencil holds kGatherMinCandidates.  On
+/// levels of dense rows the gathered rows are copied 2 kGatherWidth slots at a time:
+/// with about three particles a row (2d, one level of 2^2 sub-cells) one row in six
+/// is longer than kGatherWidth, and its copy loop a branch the processor cannot
+/// predict (2d, alpha 0, omega 100, N = 1e5: -8 % per build); on sparse levels the
+/// wider copy costs more than it saves (copied everywhere: 3d alpha -3 omega 100
+/// +2.5 %).
+HGRID_INLINE void set_row_density(LevelView &v, int subdivisions, int count)
 {
-  v.dense_rows = static_cast<double>(count) * (2 * subdivisions + 1) > 2.0 * v.num_cells();
+  const double per_cell = static_cast<double>(count) / v.num_cells();
+  const int side = 2 * subdivisions + 1;
+  const int block = v.dimension == 3 ? side * side * side : side * side;
+  v.dense_rows = per_cell * side > 2.0;
+  v.gather_rows = per_cell * 0.5 * (block + 1) >= kGatherMinCandidates;
 }
 
 /// GATHER: candidates gathered before their distance checks
@@ -372,24 +387,35 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       if (!ghosts_within(g.levels[ilevel], q)) last = half_end;
     }
     if constexpr (GATHER && HALF) {
-      // the half rows gathered (newton off: owned and ghost partners there), then
-      // the upper rows of a newton-off list row by row (ghosts only)
-      Batch b;
-      const auto skip = [&q](int j) {
-        return same_level_skips(q, j);
-      };
-      const bool wide = g.levels[ilevel].dense_rows;
-      for (int k = first; k < half_end; ++k) {
-        const int c0 = icell + g.rows[k].offset;
-        count.cells_visited += g.rows[k].ncells;
-        gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak,
-               wide, b, skip, count, visit);
+      if (g.levels[ilevel].gather_rows) {
+        gathered_rows(g, q, icell, ilevel, first, half_end, last, count, visit);
+        return;
       }
-      check(q, b, skip, count, visit);
-      for (int k = half_end; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
-      return;
     }
     for (int k = first; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
+  }
+
+  /// GATHER: the half rows [\p first, \p half_end) gathered (newton off: owned and
+  /// ghost partners there), then the upper rows [half_end, \p last) of a newton-off
+  /// list row by row (ghosts only).
+  template <class Atoms, class Visit>
+  static HGRID_HOST_FORCE_INLINE void gathered_rows(const GridView &g, const Query<Atoms> &q,
+                                                    int icell, int ilevel, int first, int half_end,
+                                                    int last, SearchCounters &count, Visit &visit)
+  {
+    Batch b;
+    const auto skip = [&q](int j) {
+      return same_level_skips(q, j);
+    };
+    const bool wide = g.levels[ilevel].dense_rows;
+    for (int k = first; k < half_end; ++k) {
+      const int c0 = icell + g.rows[k].offset;
+      count.cells_visited += g.rows[k].ncells;
+      gather(g, q, g.cell_start[c0], g.cell_start[c0 + g.rows[k].ncells], g.rows[k].tiebreak, wide,
+             b, skip, count, visit);
+    }
+    check(q, b, skip, count, visit);
+    for (int k = half_end; k < last; ++k) same_level_row(g, q, icell, k, count, visit);
   }
 
   /// Stencil row \p k (an index of g.rows) of the same-level search from \p icell.

@@ -69,7 +69,7 @@ Box cube(int dim)
   return box;
 }
 
-template <bool HALF, bool NEWTON, bool TRI = false>
+template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false>
 Pairs search(const Particles &p, int nlocal, const BinnedGrid &binned, double skin)
 {
   const GridView g = binned.view();
@@ -79,8 +79,8 @@ Pairs search(const Particles &p, int nlocal, const BinnedGrid &binned, double sk
     auto visit = [&](int j, double, double, double, double, double, bool within) {
       if (within) ++found[{i, j}];
     };
-    PairSearch<HALF, NEWTON, TRI>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin, count,
-                                             visit);
+    PairSearch<HALF, NEWTON, TRI, GATHER>::neighbors(g, p, i, binned.cell_of(i), nlocal, skin,
+                                                     count, visit);
   }
   EXPECT_GE(count.distance_checks, static_cast<long long>(found.size()));
   EXPECT_GT(count.cells_visited, 0);
@@ -236,12 +236,16 @@ TEST(PairSearch, NewtonOnStoresEveryPairOnceAcrossTheOwnedGhostCut)
 
 namespace {
 
-// the candidates every owned particle visits, in order, with and without GATHER
+// the candidates every owned particle visits, in order, with and without GATHER (with
+// GATHER every level gathered, whatever its LevelView::gather_rows)
 template <bool HALF, bool NEWTON, bool GATHER>
 std::vector<std::vector<std::pair<int, bool>>> visits(const Particles &p, int nlocal,
                                                       const BinnedGrid &binned, double skin)
 {
-  const GridView g = binned.view();
+  GridView g = binned.view();
+  std::vector<LevelView> levels(g.levels, g.levels + g.nlevels);
+  for (LevelView &v : levels) v.gather_rows = GATHER;
+  g.levels = levels.data();
   std::vector<std::vector<std::pair<int, bool>>> out(nlocal);
   SearchCounters count;
   for (int i = 0; i < nlocal; ++i) {
@@ -380,6 +384,26 @@ TEST(PairSearch, DenseRowsAreCopiedWiderWithTheSameCandidates)
   EXPECT_EQ((visits<true, true, true>(p, nlocal, binned, skin)),
             (visits<true, true, false>(p, nlocal, binned, skin)));
   EXPECT_EQ(unordered(search<true, true>(p, 4500, binned, skin)), oracle(p, 4500, skin, true));
+}
+
+// a level gathers its rows where its half stencil holds kGatherMinCandidates on average
+// (LevelView::gather_rows), else reads them row by row; the lists are the same
+TEST(PairSearch, SparseLevelsAreReadRowByRow)
+{
+  const double skin = 0.3;
+  const Box box = cube(2);
+  const Layout layout{{2.0 + skin}, Search::TopDown, 1};    // half stencil: 5 cells of 2.3
+  for (const auto &[n, gathered] : {std::pair<int, bool>{300, false}, {4500, true}}) {
+    const Particles p = random_particles(n, 2, 1.0, 41);
+    const BinnedGrid binned = binned_grid(layout, p, box, skin, StencilKind::Half, box.lo, box.hi);
+    const LevelView &v = binned.view().levels[0];
+    const double candidates = 5.0 * n / v.num_cells();
+    EXPECT_EQ(v.gather_rows, candidates >= kGatherMinCandidates) << n;
+    EXPECT_EQ(v.gather_rows, gathered) << n << " particles, " << candidates << " candidates";
+    EXPECT_EQ(unordered(search<true, true, false, true>(p, n, binned, skin)),
+              oracle(p, n, skin, true))
+        << n;
+  }
 }
 
 namespace {
