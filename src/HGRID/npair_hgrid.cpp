@@ -338,15 +338,17 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
     const int nghost = nall - atom->nlocal;
     const int first = atom->nlocal + static_cast<int>((long long) nghost * t / nranges);
     const int last = atom->nlocal + static_cast<int>((long long) nghost * (t + 1) / nranges);
+    hgrid::SearchCounters c;    // in registers, not in range_work shared with other threads
     for (int g = first; g < last; g++) {
       const int cell = atom2cell[g];
       if (cell < 0 || cell < grid.levels[1].first_cell) continue;    // unbinned or lowest level
       auto visit = [&](int j, double, double, double, double, double, bool within) {
         if (within) ghost_found[t].emplace_back(j, g);
       };
-      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin,
-                                                        range_work[t], visit);
+      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
+                                                        visit);
     }
+    range_work[t] = c;
   };
   hgrid::on_threads(nthreads, [&](int, int nt) {
     hgrid::dynamic_for(nt, nranges, search_range);
