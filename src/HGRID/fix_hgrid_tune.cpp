@@ -277,8 +277,7 @@ double FixHGridTune::compute_vector(int n)
   if (n == 1) return cost_current;
   if (n == 2) return cost_optimal;
   if (n == 5) return nrelevel;
-  if (n == 6)    // K: fitted or given, else the measured one of the dimension
-    return settings.K > 0.0 ? settings.K : hgrid::SystemParams::of_dimension(domain->dimension).K;
+  if (n == 6) return settings.cell_access_cost(domain->dimension);
   if (n == 7) return tune_time;
   if (n == 8) return relevel_time;
   double checks, visits;

@@ -105,7 +105,7 @@ void HGridPlanner::setup_run()
   choose_comm_mode(cmin, cmax);
   const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, cmax, s.K, params);
+  const auto f = radius_histogram(cmin, cmax, s.cell_access_cost(domain->dimension), params);
   hgrid::Layout chosen;
   try {
     chosen = hgrid::layout_for_run(
@@ -413,7 +413,7 @@ void HGridPlanner::new_plan_made()
 
 bool HGridPlanner::calibrate_check_scale(Refinement &r, double cmin, double ctop)
 {
-  r.f = radius_histogram(cmin, ctop, settings().K, r.params);
+  r.f = radius_histogram(cmin, ctop, settings().cell_access_cost(domain->dimension), r.params);
   if (!r.f) return false;
   double checks, visits;
   counters_per_atom(checks, visits);
@@ -435,7 +435,7 @@ HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop)
 {
   Refinement r;
   const hgrid::PlanSettings s = settings();
-  r.f = radius_histogram(cmin, ctop, s.K, r.params);
+  r.f = radius_histogram(cmin, ctop, s.cell_access_cost(domain->dimension), r.params);
   r.best = optimum(r.f.get(), r.params, s, ctop, &current.layout);
   return r;
 }
@@ -516,7 +516,7 @@ std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, do
   const int dim = domain->dimension;
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
   params = hgrid::SystemParams::of_dimension(dim);
-  if (K > 0.0) params.K = K;    // fix hgrid/tune's K, else the dimension's measured one
+  params.K = K;
   params.check_scale = check_scale;
   params.skin = skin_;
   if (!(rmin > 0.0)) return nullptr;

@@ -30,17 +30,6 @@ void validate(const Layout &layout, double max_cutoff_diameter)
                                 std::to_string(max_cutoff_diameter));
 }
 
-int level_of(const Layout &layout, double cutoff_diameter)
-{
-  const auto &s = layout.cell_sizes;
-  return first_level_holding(
-      layout.num_levels(),
-      [&s](int h) {
-        return s[h];
-      },
-      cutoff_diameter);
-}
-
 std::vector<double> ghost_classes(const Layout &layout, double cmin)
 {
   const double top = layout.top();

@@ -65,8 +65,17 @@ template <class SizeOf>
   return -1;
 }
 
-/// The same for \p layout.
-[[nodiscard]] int level_of(const Layout &layout, double cutoff_diameter);
+/// The same for \p layout (inline: the binning calls it for every particle).
+[[nodiscard]] inline int level_of(const Layout &layout, double cutoff_diameter)
+{
+  const double *size = layout.cell_sizes.data();
+  return first_level_holding(
+      layout.num_levels(),
+      [size](int h) {
+        return size[h];
+      },
+      cutoff_diameter);
+}
 
 /// \brief Sub-cells per cell edge of every level of \p layout: 1 for a hierarchy (the
 /// cost model's cell sizes are used as they are); for a single level its own

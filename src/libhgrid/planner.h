@@ -38,6 +38,12 @@ struct PlanSettings {
   /// system's dimension (SystemParams::of_dimension)
   double K = 0.0;
   bool keep_layout = false;    ///< keep the current layout across runs while it fits
+
+  /// K for a system of dimension \p d: K, else the dimension's measured one
+  [[nodiscard]] double cell_access_cost(int d) const
+  {
+    return K > 0.0 ? K : SystemParams::of_dimension(d).K;
+  }
 };
 
 /// The plan all builders work from.

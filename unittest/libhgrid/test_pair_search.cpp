@@ -402,7 +402,12 @@ TEST(PairSearch, SparseLevelsAreReadRowByRow)
     EXPECT_EQ(v.gather_rows, gathered) << n << " particles, " << candidates << " candidates";
     EXPECT_EQ(unordered(search<true, true, false, true>(p, n, binned, skin)),
               oracle(p, n, skin, true))
-        << n;
+        << n << ", newton on";
+    const BinnedGrid full = binned_grid(layout, p, box, skin, StencilKind::Full, box.lo, box.hi);
+    EXPECT_EQ(full.view().levels[0].gather_rows, gathered) << n;
+    EXPECT_EQ(unordered(search<true, false, false, true>(p, n, full, skin)),
+              oracle(p, n, skin, true))
+        << n << ", newton off";
   }
 }
 
