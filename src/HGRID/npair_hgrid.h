@@ -58,6 +58,7 @@ NPairStyle(half/size/hgrid/newton/tri/atomonly,
 #include "npair.h"
 
 #include "libhgrid/pair_search.h"
+#include "libhgrid/threads.h"
 
 #include <utility>
 #include <vector>
@@ -121,8 +122,8 @@ class NPairHGrid : public NPairHGridBase {
   NPairHGrid(class LAMMPS *lmp) : NPairHGridBase(lmp) {}
   void build(class NeighList *) override;
   // the rows of all owned atoms by comm->nthreads threads (OpenMP), each taking chunks
-  // of owned atoms in turn into its own page (list->ipage[thread]; one thread: one
-  // chunk).  Returns the search's counters.  build() (serial, and package omp:
+  // of owned atoms, its own share's first, into its own page (list->ipage[thread]; one
+  // thread: one chunk).  Returns the search's counters.  build() (serial, and package omp:
   // NPairHGridOmp) and KOKKOS on a host execution space (whose threads comm->nthreads
   // counts there: NPairHGridKokkos) build with it
   hgrid::SearchCounters build_threaded(class NeighList *list);
@@ -184,6 +185,7 @@ class NPairHGrid : public NPairHGridBase {
     int longest = 0;
   };
   std::vector<ThreadWork> thread_work;    // of each thread in build_threads()
+  hgrid::AffineQueue chunk_queue;         // its chunks, each thread's own first
   // the grid as the pair search reads it, stencil rows included
   hgrid::GridView search_grid() const;
   // Top-Down half newton-on lists: owned partners of every larger ghost, searched

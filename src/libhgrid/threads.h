@@ -13,6 +13,9 @@
 #ifndef HGRID_THREADS_H
 #define HGRID_THREADS_H
 
+#include <atomic>
+#include <memory>
+
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -53,6 +56,46 @@ inline Share share_of(long long n, int t, int nt)
 {
   return {static_cast<int>(n * t / nt), static_cast<int>(n * (t + 1) / nt)};
 }
+
+/// Items 0 .. n-1 shared among the nt threads of a region by affinity: thread t first
+/// takes the items of its own contiguous share, in order, then helps the other threads
+/// with what is left of theirs (from their next item on).  A thread thus works on the
+/// same part of the items in every call (the same atoms in every list build, as
+/// LAMMPS' OpenMP styles split the atoms: what it wrote stays in its own core's cache)
+/// and the threads still finish together where one is slower or has the costlier part.
+/// reset() before the region, run() by every thread in it.
+class AffineQueue {
+ public:
+  void reset(int n, int nt)
+  {
+    if (nt > size_) {
+      next_ = std::make_unique<Next[]>(nt);
+      size_ = nt;
+    }
+    for (int t = 0; t < nt; ++t) {
+      next_[t].item.store(share_of(n, t, nt).lo, std::memory_order_relaxed);
+      next_[t].end = share_of(n, t, nt).hi;
+    }
+    shares_ = nt;
+  }
+  /// by thread t of the region (a region of fewer threads than reset() was told still
+  /// takes every share)
+  template <class F> void run(int t, const F &f)
+  {
+    for (int u = 0; u < shares_; ++u) {
+      Next &q = next_[(t + u) % shares_];
+      for (int k; (k = q.item.fetch_add(1, std::memory_order_relaxed)) < q.end;) f(k);
+    }
+  }
+
+ private:
+  struct alignas(64) Next {    // a cache line per thread: each takes from its own
+    std::atomic<int> item{0};
+    int end = 0;
+  };
+  std::unique_ptr<Next[]> next_;
+  int size_ = 0, shares_ = 0;
+};
 
 }    // namespace hgrid
 

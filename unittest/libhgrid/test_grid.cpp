@@ -3,10 +3,12 @@
 #include "libhgrid/cell_lists.h"
 #include "libhgrid/grid.h"
 #include "libhgrid/pair_search.h"
+#include "libhgrid/threads.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -277,6 +279,42 @@ TEST(Stencil, SubdividedRowsKeepCellsWithinTheLevelSize)
       EXPECT_LE(g.cell_edge(0), s);
       EXPECT_GE(g.cell_edge(0), 0.5 * s);
       expect_half_plus_mirror_is_full(g);
+    }
+  }
+}
+
+// the threaded list builds' chunks: every item taken exactly once, by a team of the size
+// reset() was told, a smaller one, or one thread; a thread alone takes its own share
+// first, in order, then the others' shares
+TEST(AffineQueue, EveryItemOnceAndOwnShareFirst)
+{
+  hgrid::AffineQueue queue;
+  for (int n : {0, 1, 5, 37, 1000}) {
+    for (int nt : {1, 2, 3, 4}) {
+      for (int team : {nt, 1}) {
+        std::vector<std::atomic<int>> taken(n);
+        queue.reset(n, nt);
+        hgrid::on_threads(team, [&](int t, int) {
+          queue.run(t, [&](int k) {
+            taken[k].fetch_add(1);
+          });
+        });
+        for (int k = 0; k < n; ++k)
+          EXPECT_EQ(taken[k].load(), 1) << "n " << n << ", " << nt << " shares, team " << team;
+      }
+      // one thread of the team alone: its share in order, then the next shares in turn
+      const int t = nt - 1;
+      std::vector<int> order;
+      queue.reset(n, nt);
+      queue.run(t, [&](int k) {
+        order.push_back(k);
+      });
+      std::vector<int> expected;
+      for (int u = 0; u < nt; ++u) {
+        const hgrid::Share s = hgrid::share_of(n, (t + u) % nt, nt);
+        for (int k = s.lo; k < s.hi; ++k) expected.push_back(k);
+      }
+      EXPECT_EQ(order, expected) << "n " << n << ", " << nt << " shares";
     }
   }
 }
