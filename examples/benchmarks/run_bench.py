@@ -83,9 +83,9 @@ def uses_asan(lmp):
         return False
 
 
-def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None):
+def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None, cpus=None):
     """one lmp run of in.bench (steps: args.steps unless given); env: variables added to
-    the environment of that run"""
+    the environment of that run; cpus: the cores it may run on (all unless given)"""
     steps = steps or args.steps
     log = os.path.join(workdir, "log.bench")
     cmd = [args.lmp, "-in", os.path.join(HERE, "in.bench"), "-log", log, "-screen", "none",
@@ -104,6 +104,9 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
+    def pin():
+        os.sched_setaffinity(0, cpus)
+
     if os.path.exists(log):
         os.remove(log)
     start = time.time()
@@ -112,7 +115,9 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
         # of virtual address space, which any RLIMIT_AS of a realistic size refuses), nor
         # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
         uncapped = args.asan or args.mem_gb <= 0
-        returncode, peak_kb = run_measured(cmd, args.timeout, None if uncapped else cap,
+        preexec = [f for f in ((None if uncapped else cap), (pin if cpus else None)) if f]
+        returncode, peak_kb = run_measured(cmd, args.timeout,
+                                           (lambda: [f() for f in preexec]) if preexec else None,
                                            {**os.environ, **env} if env else None)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}
