@@ -100,24 +100,23 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
               [a for v in ("ASAN_OPTIONS", "UBSAN_OPTIONS") if args.asan and v in os.environ
                for a in ("-x", v)] + cmd
     limit = int(args.mem_gb * 2**30)
+    # no address-space cap under AddressSanitizer (its shadow memory reserves terabytes
+    # of virtual address space, which any RLIMIT_AS of a realistic size refuses), nor
+    # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
+    uncapped = args.asan or args.mem_gb <= 0
 
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    def pin():
-        os.sched_setaffinity(0, cpus)
+    def limit_and_pin():
+        if not uncapped:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if cpus:
+            os.sched_setaffinity(0, cpus)
 
     if os.path.exists(log):
         os.remove(log)
     start = time.time()
     try:
-        # no address-space cap under AddressSanitizer (its shadow memory reserves terabytes
-        # of virtual address space, which any RLIMIT_AS of a realistic size refuses), nor
-        # with --mem-gb 0 (CUDA, which maps the GPU's memory into the address space)
-        uncapped = args.asan or args.mem_gb <= 0
-        preexec = [f for f in ((None if uncapped else cap), (pin if cpus else None)) if f]
         returncode, peak_kb = run_measured(cmd, args.timeout,
-                                           (lambda: [f() for f in preexec]) if preexec else None,
+                                           None if uncapped and not cpus else limit_and_pin,
                                            {**os.environ, **env} if env else None)
     except subprocess.TimeoutExpired:
         return {"status": "timeout > %ds" % args.timeout}

@@ -105,7 +105,7 @@ void HGridPlanner::setup_run()
   choose_comm_mode(cmin, cmax);
   const hgrid::PlanSettings s = settings();
   hgrid::SystemParams params;
-  const auto f = radius_histogram(cmin, cmax, s.cell_access_cost(domain->dimension), params);
+  const auto f = radius_histogram(cmin, cmax, params);
   hgrid::Layout chosen;
   try {
     chosen = hgrid::layout_for_run(
@@ -413,7 +413,7 @@ void HGridPlanner::new_plan_made()
 
 bool HGridPlanner::calibrate_check_scale(Refinement &r, double cmin, double ctop)
 {
-  r.f = radius_histogram(cmin, ctop, settings().cell_access_cost(domain->dimension), r.params);
+  r.f = radius_histogram(cmin, ctop, r.params);
   if (!r.f) return false;
   double checks, visits;
   counters_per_atom(checks, visits);
@@ -435,7 +435,7 @@ HGridPlanner::Refinement HGridPlanner::refine(double cmin, double ctop)
 {
   Refinement r;
   const hgrid::PlanSettings s = settings();
-  r.f = radius_histogram(cmin, ctop, s.cell_access_cost(domain->dimension), r.params);
+  r.f = radius_histogram(cmin, ctop, r.params);
   r.best = optimum(r.f.get(), r.params, s, ctop, &current.layout);
   return r;
 }
@@ -506,17 +506,18 @@ void HGridPlanner::cutoff_diameter_range(double &cmin, double &cmax)
    histogram of the radii of all atoms (evenly spaced in log r, up to the largest
    radius fix pour/deposit may insert; one narrow bin for one particle size, whose
    sub-cells the model chooses), packing fraction, skin and cell-access cost K for
-   the model; nullptr for an empty system
+   the model (the settings' K, else the dimension's measured one,
+   PlanSettings::cell_access_cost); nullptr for an empty system
 ------------------------------------------------------------------------- */
 
-std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax, double K,
+std::unique_ptr<hgrid::Histogram> HGridPlanner::radius_histogram(double cmin, double cmax,
                                                                  hgrid::SystemParams &params)
 {
   const double rmin = 0.5 * (cmin - skin_), rmax = 0.5 * (cmax - skin_);
   const int dim = domain->dimension;
   const double box_volume = domain->xprd * domain->yprd * (dim == 3 ? domain->zprd : 1.0);
   params = hgrid::SystemParams::of_dimension(dim);
-  params.K = K;
+  params.K = settings().cell_access_cost(dim);
   params.check_scale = check_scale;
   params.skin = skin_;
   if (!(rmin > 0.0)) return nullptr;

@@ -147,7 +147,7 @@ class HGridPlanner : protected Pointers {
   void parse_words();
   hgrid::PlanSettings settings() const;
   void cutoff_diameter_range(double &cmin, double &cmax);
-  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax, double K,
+  std::unique_ptr<hgrid::Histogram> radius_histogram(double cmin, double cmax,
                                                      hgrid::SystemParams &params);
   hgrid::Layout optimum(const hgrid::Histogram *f, const hgrid::SystemParams &params,
                         const hgrid::PlanSettings &s, double cmax,

@@ -73,8 +73,9 @@ class AffineQueue {
       size_ = nt;
     }
     for (int t = 0; t < nt; ++t) {
-      next_[t].item.store(share_of(n, t, nt).lo, std::memory_order_relaxed);
-      next_[t].end = share_of(n, t, nt).hi;
+      const Share s = share_of(n, t, nt);
+      next_[t].item.store(s.lo, std::memory_order_relaxed);
+      next_[t].end = s.hi;
     }
     shares_ = nt;
   }
