@@ -16,25 +16,74 @@ void CellLists::set_levels(const std::vector<int> &cells_per_level)
 
 void CellLists::build(int n, const int *cell, int nthreads)
 {
-  clear_counts(nthreads);
+  // every particle has one slot at most
+  if (static_cast<int>(slots_.size()) < n + kPadding) slots_.resize(n + kPadding);
+  if (nthreads <= 1) {
+    build_serial(n, cell);
+    return;
+  }
+  if (static_cast<int>(outbox_.size()) < nthreads * nthreads) outbox_.resize(nthreads * nthreads);
+  share_sum_.assign(nthreads + 1, 0);
+  on_threads(nthreads, [&](int t, int nt) {
+    build_share(n, cell, t, nt);
+  });
+}
+
+/// Count, prefix sum, and the fill in decreasing index order: each end walks back to
+/// its cell's first slot.
+void CellLists::build_serial(int n, const int *cell)
+{
   int *start = start_.data();
-  // each thread counts and fills the cells of its own range of cells, reading all
-  // particles: the slots are those of one thread, in the same order
-  on_threads(nthreads, [&](int t, int nt) {
-    const CellShare mine = cell_share(t, nt);
-    for (int i = 0; i < n; ++i)
-      if (mine.holds(cell[i])) ++start[cell[i]];
-  });
-  prefix_sum(nthreads);    // start_[g] = end of cell g; start_[ncells] = total
-  const int total = start_.back();
-  if (static_cast<int>(slots_.size()) < total + kPadding) slots_.resize(total + kPadding);
+  std::fill(start_.begin(), start_.end(), 0);
+  for (int i = 0; i < n; ++i)
+    if (cell[i] >= 0) ++start[cell[i]];
+  int total = 0;
+  for (int &s : start_) s = total += s;    // start_[g] = end of cell g; last: the total
   int *slots = slots_.data();
-  on_threads(nthreads, [&](int t, int nt) {
-    // decreasing index order: each end walks back to its cell's first slot
-    const CellShare mine = cell_share(t, nt);
-    for (int i = n - 1; i >= 0; --i)
-      if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
-  });
+  for (int i = n - 1; i >= 0; --i)
+    if (cell[i] >= 0) slots[--start[cell[i]]] = i;
+}
+
+/// Thread \p t of \p nt: the passes of build_serial() on its own cells, reading its own
+/// share of the particles and the outboxes sent to it.
+void CellLists::build_share(int n, const int *cell, int t, int nt)
+{
+  int *start = start_.data();
+  int *slots = slots_.data();
+  const CellShare mine = cell_share(t, nt);
+  const Share atoms = share_of(n, t, nt);
+  std::fill(start + mine.lo, start + mine.hi, 0);
+  for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
+  for (int i = atoms.lo; i < atoms.hi; ++i) {
+    const int g = cell[i];
+    if (mine.holds(g))
+      ++start[g];
+    else if (g >= 0)
+      outbox(t, owner(g, nt), nt).atoms.push_back(i);
+  }
+  barrier(nt);
+  for (int u = 0; u < nt; ++u)
+    if (u != t)
+      for (int i : outbox(u, t, nt).atoms) ++start[cell[i]];
+
+  // prefix sum: the particles in my cells, then my cells' ends after the earlier shares'
+  int sum = 0;
+  for (int g = mine.lo; g < mine.hi; ++g) sum += start[g];
+  share_sum_[t + 1] = sum;
+  barrier(nt);
+  int run = 0;
+  for (int u = 0; u < t; ++u) run += share_sum_[u + 1];
+  for (int g = mine.lo; g < mine.hi; ++g) start[g] = run += start[g];
+  if (t == nt - 1) start[num_cells()] = run;
+
+  // fill in decreasing index order: the later shares' particles, my own, the earlier ones'
+  const auto fill_back = [&](const std::vector<int> &from) {
+    for (auto k = from.rbegin(); k != from.rend(); ++k) slots[--start[cell[*k]]] = *k;
+  };
+  for (int u = nt - 1; u > t; --u) fill_back(outbox(u, t, nt).atoms);
+  for (int i = atoms.hi - 1; i >= atoms.lo; --i)
+    if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
+  for (int u = t - 1; u >= 0; --u) fill_back(outbox(u, t, nt).atoms);
 }
 
 /// Thread \p t's share of the cells, of \p nt threads.
@@ -44,56 +93,21 @@ CellLists::CellShare CellLists::cell_share(int t, int nt) const
   return {s.lo, s.hi};
 }
 
-void CellLists::clear_counts(int nthreads)
+int CellLists::owner(int g, int nt) const
 {
-  int *start = start_.data();
-  const long long size = static_cast<long long>(start_.size());
-  on_threads(nthreads, [&](int t, int nt) {
-    const Share s = share_of(size, t, nt);
-    std::fill(start + s.lo, start + s.hi, 0);
-  });
-}
-
-/// Blocks of cells in turn: each sums its block, the block sums are scanned, then
-/// each block is scanned from its offset.
-void CellLists::prefix_sum(int nthreads)
-{
-  const int size = static_cast<int>(start_.size());
-  int *start = start_.data();
-#if defined(_OPENMP)
-  if (nthreads > 1 && size >= 2 * nthreads) {
-    std::vector<int> offset(nthreads + 1, 0);
-#pragma omp parallel num_threads(nthreads)
-    {
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-      const int lo = static_cast<int>(static_cast<long long>(size) * t / nt);
-      const int hi = static_cast<int>(static_cast<long long>(size) * (t + 1) / nt);
-      int sum = 0;
-      for (int g = lo; g < hi; ++g) sum += start[g];
-      offset[t + 1] = sum;
-#pragma omp barrier
-#pragma omp single
-      for (int b = 0; b < nt; ++b) offset[b + 1] += offset[b];
-      int run = offset[t];
-      for (int g = lo; g < hi; ++g) {
-        run += start[g];
-        start[g] = run;
-      }
-    }
-    return;
-  }
-#endif
-  (void) nthreads;
-  int total = 0;
-  for (int g = 0; g < size; ++g) {
-    total += start[g];
-    start[g] = total;
-  }
+  const long long ncells = num_cells();
+  int u = static_cast<int>(g * static_cast<long long>(nt) / ncells);
+  while (u > 0 && g < share_of(ncells, u, nt).lo) --u;
+  while (u < nt - 1 && g >= share_of(ncells, u, nt).hi) ++u;
+  return u;
 }
 
 std::size_t CellLists::memory_bytes() const
 {
-  return sizeof(int) * (offset_.capacity() + start_.capacity() + slots_.capacity());
+  std::size_t bytes = sizeof(int) *
+      (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity());
+  for (const Outbox &box : outbox_) bytes += sizeof(Outbox) + sizeof(int) * box.atoms.capacity();
+  return bytes;
 }
 
 }    // namespace hgrid

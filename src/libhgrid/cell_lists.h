@@ -8,10 +8,16 @@
    particles therefore appear in increasing index order (owned particles before
    ghosts, as LAMMPS' same-bin tie-break needs), and consecutive cells of a row
    are one contiguous slot range.  Storage is reused; nothing is allocated once
-   it has grown.  With OpenMP, the passes over the cells (clearing, prefix sum)
-   run on the threads asked for; in the passes over the particles each thread
-   reads all of them and counts and fills only the cells of its own share, so the
-   order of the slots does not depend on the number of threads. */
+   it has grown.  With OpenMP each thread owns a contiguous share of the cells
+   (counts, prefix sum, fill) and reads only its own share of the particles, the
+   one it binned: a particle in another thread's cells goes to that thread through
+   an outbox (thread t's particles for thread u, in index order), so that each
+   thread reads n / threads particles plus the ones sent to it, not all n (each
+   thread read every particle before: at two threads on cores that share no cache,
+   half of those reads were of lines the other core had written).  The owner fills
+   its cells in decreasing index order, taking the outboxes of later shares first,
+   its own share, then the earlier shares' outboxes, so that the slots do not
+   depend on the number of threads. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -33,8 +39,9 @@ class CellLists {
   /// Global index of local cell \p c of level \p h.
   [[nodiscard]] int global_cell(int h, int c) const { return offset_[h] + c; }
   /// \brief Sort particles 0..n-1 into cells: \p cell[i] is the global cell index
-  /// of particle i, or negative for a particle that is left out; the passes over
-  /// the cells on \p nthreads OpenMP threads.
+  /// of particle i, or negative for a particle that is left out; on \p nthreads
+  /// OpenMP threads, thread t reading particles share_of(n, t, nthreads) (those it
+  /// binned, where the binning shares them the same way).
   void build(int n, const int *cell, int nthreads = 1);
 
   /// Slots of global cells g0..g1: particles()[begin(g0) .. end(g1)-1] (kPadding more
@@ -66,8 +73,19 @@ class CellLists {
     }
   };
   [[nodiscard]] CellShare cell_share(int t, int nt) const;
-  void clear_counts(int nthreads);
-  void prefix_sum(int nthreads);    // counts -> inclusive prefix sums (cell ends)
+  [[nodiscard]] int owner(int g, int nt) const;    // thread whose share holds cell g
+
+  /// particles of one thread's share in another thread's cells, in index order (a
+  /// cache line of its own: each is written by one thread)
+  struct alignas(64) Outbox {
+    std::vector<int> atoms;
+  };
+  std::vector<Outbox> outbox_;    // outbox_[t * nt + u]: from thread t to thread u
+  std::vector<int> share_sum_;    // particles in each thread's cells, for the prefix sum
+  Outbox &outbox(int from, int to, int nt) { return outbox_[from * nt + to]; }
+
+  void build_serial(int n, const int *cell);
+  void build_share(int n, const int *cell, int t, int nt);    // thread t of nt
 };
 
 }    // namespace hgrid

@@ -7,6 +7,7 @@
    calls per region), and a worksharing loop outside a region allocates its work
    share.  A serial build entered six such regions: 2d, N = 1000, 1e4 steps with a
    rebuild every step, libgomp and the allocator took 9 % of the run.
+   barrier(nt) waits for the other threads of the region.
    dynamic_for(nt, n, f) is the loop f(0) .. f(n-1) shared among the nt threads of
    the enclosing region (a dynamic schedule), or a plain loop when nt is 1. */
 
@@ -46,6 +47,17 @@ template <class F> void dynamic_for(int nt, int n, const F &f)
 #endif
   (void) nt;
   for (int k = 0; k < n; ++k) f(k);
+}
+
+/// A barrier of the on_threads() region of \p nt threads that calls it (none for one).
+inline void barrier(int nt)
+{
+#if defined(_OPENMP)
+  if (nt > 1) {
+#pragma omp barrier
+  }
+#endif
+  (void) nt;
 }
 
 /// Thread \p t's part [lo, hi) of 0 .. n-1 split in \p nt contiguous parts.

@@ -339,10 +339,10 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
   hgrid::GridView levels;
   levels.nlevels = 3;
   levels.levels = views.data();
-  // reuse of storage; the passes on 1-3 threads (OpenMP builds: each thread its share
-  // of the cells) give the same slots
+  // reuse of storage; the passes on 1-7 threads (OpenMP builds: each thread its share
+  // of the cells; here most particles lie in another thread's cells) give the same slots
   std::vector<int> slots1, starts1;
-  for (int nthreads : {1, 2, 3, 1}) {
+  for (int nthreads : {1, 2, 3, 4, 7, 1}) {
     lists.build(n, global.data(), nthreads);
     const std::vector<int> starts(lists.starts(), lists.starts() + lists.num_cells() + 1);
     const std::vector<int> slots(lists.particles(), lists.particles() + starts.back());
@@ -386,6 +386,39 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
     // consecutive cells are one slot range from 0 to the number of binned particles
     EXPECT_EQ(lists.begin(0), 0);
     EXPECT_EQ(lists.end(lists.num_cells() - 1), expected);
+  }
+}
+
+// Particles mostly in the cells of the thread that reads them, as after LAMMPS' atom
+// sort (cells rising with the index), some in other threads' cells, some left out,
+// and fewer particles than threads: the slots are each cell's particles in index order
+// (the reference below), whatever the number of threads.
+TEST(CellLists, ParticlesInOtherThreadsCellsKeepTheirSlots)
+{
+  std::mt19937 rng(11);
+  for (const int n : {2, 3000}) {
+    const int ncells = 4 * n + 1;
+    std::vector<int> cell(n);
+    for (int i = 0; i < n; ++i) {
+      const int r = static_cast<int>(rng() % 10);
+      cell[i] = r == 0 ? -1 : r == 1 ? static_cast<int>(rng() % ncells) : 4 * i;
+    }
+    std::vector<int> starts(ncells + 1, 0), slots;
+    for (int g = 0; g < ncells; ++g) {
+      starts[g] = static_cast<int>(slots.size());
+      for (int i = 0; i < n; ++i)
+        if (cell[i] == g) slots.push_back(i);
+    }
+    starts[ncells] = static_cast<int>(slots.size());
+    hgrid::CellLists lists;
+    lists.set_levels({ncells - 1, 1});
+    for (int nthreads = 1; nthreads <= 7; ++nthreads) {
+      lists.build(n, cell.data(), nthreads);
+      EXPECT_EQ(std::vector<int>(lists.starts(), lists.starts() + ncells + 1), starts)
+          << n << " particles, " << nthreads << " threads";
+      EXPECT_EQ(std::vector<int>(lists.particles(), lists.particles() + starts.back()), slots)
+          << n << " particles, " << nthreads << " threads";
+    }
   }
 }
 
