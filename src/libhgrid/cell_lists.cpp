@@ -23,7 +23,8 @@ void CellLists::build(int n, const int *cell, int nthreads)
     return;
   }
   if (static_cast<int>(outbox_.size()) < nthreads * nthreads) outbox_.resize(nthreads * nthreads);
-  share_sum_.assign(nthreads + 1, 0);
+  share_sum_.assign(nthreads, 0);
+  share_lo_.resize(nthreads + 1);
   on_threads(nthreads, [&](int t, int nt) {
     build_share(n, cell, t, nt);
   });
@@ -54,6 +55,9 @@ void CellLists::build_share(int n, const int *cell, int t, int nt)
   const Share atoms = share_of(n, t, nt);
   std::fill(start + mine.lo, start + mine.hi, 0);
   for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
+  if (t == 0)    // the first cell of every thread's share, for owner()
+    for (int u = 0; u <= nt; ++u) share_lo_[u] = share_of(num_cells(), u, nt).lo;
+  barrier(nt);
   for (int i = atoms.lo; i < atoms.hi; ++i) {
     const int g = cell[i];
     if (mine.holds(g))
@@ -69,10 +73,10 @@ void CellLists::build_share(int n, const int *cell, int t, int nt)
   // prefix sum: the particles in my cells, then my cells' ends after the earlier shares'
   int sum = 0;
   for (int g = mine.lo; g < mine.hi; ++g) sum += start[g];
-  share_sum_[t + 1] = sum;
+  share_sum_[t] = sum;
   barrier(nt);
   int run = 0;
-  for (int u = 0; u < t; ++u) run += share_sum_[u + 1];
+  for (int u = 0; u < t; ++u) run += share_sum_[u];
   for (int g = mine.lo; g < mine.hi; ++g) start[g] = run += start[g];
   if (t == nt - 1) start[num_cells()] = run;
 
@@ -93,19 +97,19 @@ CellLists::CellShare CellLists::cell_share(int t, int nt) const
   return {s.lo, s.hi};
 }
 
+/// The thread of \p nt whose share holds cell \p g: the number of later shares' first
+/// cells at or below g (share_lo_ set for nt threads).
 int CellLists::owner(int g, int nt) const
 {
-  const long long ncells = num_cells();
-  int u = static_cast<int>(g * static_cast<long long>(nt) / ncells);
-  while (u > 0 && g < share_of(ncells, u, nt).lo) --u;
-  while (u < nt - 1 && g >= share_of(ncells, u, nt).hi) ++u;
-  return u;
+  const auto first = share_lo_.begin() + 1;
+  return static_cast<int>(std::upper_bound(first, first + (nt - 1), g) - first);
 }
 
 std::size_t CellLists::memory_bytes() const
 {
   std::size_t bytes = sizeof(int) *
-      (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity());
+      (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity() +
+       share_lo_.capacity());
   for (const Outbox &box : outbox_) bytes += sizeof(Outbox) + sizeof(int) * box.atoms.capacity();
   return bytes;
 }

@@ -12,12 +12,10 @@
    (counts, prefix sum, fill) and reads only its own share of the particles, the
    one it binned: a particle in another thread's cells goes to that thread through
    an outbox (thread t's particles for thread u, in index order), so that each
-   thread reads n / threads particles plus the ones sent to it, not all n (each
-   thread read every particle before: at two threads on cores that share no cache,
-   half of those reads were of lines the other core had written).  The owner fills
-   its cells in decreasing index order, taking the outboxes of later shares first,
-   its own share, then the earlier shares' outboxes, so that the slots do not
-   depend on the number of threads. */
+   thread reads n / threads particles plus the ones sent to it, not all n.  The
+   owner fills its cells in decreasing index order, taking the outboxes of later
+   shares first, its own share, then the earlier shares' outboxes, so that the
+   slots do not depend on the number of threads. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -73,7 +71,7 @@ class CellLists {
     }
   };
   [[nodiscard]] CellShare cell_share(int t, int nt) const;
-  [[nodiscard]] int owner(int g, int nt) const;    // thread whose share holds cell g
+  [[nodiscard]] int owner(int g, int nt) const;
 
   /// particles of one thread's share in another thread's cells, in index order (a
   /// cache line of its own: each is written by one thread)
@@ -82,6 +80,7 @@ class CellLists {
   };
   std::vector<Outbox> outbox_;    // outbox_[t * nt + u]: from thread t to thread u
   std::vector<int> share_sum_;    // particles in each thread's cells, for the prefix sum
+  std::vector<int> share_lo_;     // first cell of each thread's share; last: num_cells()
   Outbox &outbox(int from, int to, int nt) { return outbox_[from * nt + to]; }
 
   void build_serial(int n, const int *cell);
