@@ -6,8 +6,8 @@
 # Call 1 builds where the kit has no prebuilt binaries (pack_kit.sh without --prebuilt:
 # ~5 min on 16 cores) and saves them as a prebuilt kit in /tmp/gpu-devkit; it runs the
 # Kokkos tests, memcheck and the table. Call 2 (HGRID_GPU_KIT=/tmp/gpu-devkit: nothing
-# built) runs the table rows call 1 had no time for (CASES), the kernel profile and the
-# round trips. A kit packed with --prebuilt makes call 1 build nothing either.
+# built) runs the table rows call 1 had no time for (CASES), the kernel profile, the
+# round trips and, with the time left, the host CPU's serial build against N. A kit packed with --prebuilt makes call 1 build nothing either.
 # 1e6:100:hgrid+topdown (fourth): Top-Down with the split pass on the GPU against the
 # planner's Bottom-Up there (on the host Bottom-Up visits ~4x the cells per atom at
 # omega 100; the GPU chose it for short rows, one pair-kernel thread per row).
@@ -34,6 +34,9 @@ else
   export HGRID_GPU_CASES=${3:-$all}
   export HGRID_GPU_PROFILE=1000000:100:hgrid,1000000:30:hgrid,1000000:30:bin
   export HGRID_GPU_ROUNDTRIPS=1e5:30,1e5:100:hgrid
+  # the host CPU's serial build against N (issue 42's CPU goals on a second machine),
+  # with what is left of the call
+  export HGRID_GPU_HOSTCPU=1e5,1e6,1e7
 fi
 status=0
 timeout $(( budget - 15 )) bash "$root/examples/benchmarks/gpu/run_gpu.sh" "$work" || status=$?

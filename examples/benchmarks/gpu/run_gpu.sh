@@ -234,6 +234,22 @@ if [ -n "${HGRID_GPU_ROUNDTRIPS:-}" ]; then
     log "roundtrips $item: $(grep -E '^round trips/step' "$out/roundtrips.$n.w$omega.log" || echo none)"
   done
 fi
+# HGRID_GPU_HOSTCPU=N,N,...: the serial CPU build of this machine's host (no GPU, no
+# Kokkos: the kit's lmp runs its plain styles) against N, hgrid against stock bin on
+# one pinned core, with the core's latency curve (scaling/run_scaling.py: issue 42's CPU
+# goals on a second machine); no run goes past HGRID_GPU_END - 10 s
+if [ -n "${HGRID_GPU_HOSTCPU:-}" ]; then
+  hostcpu=(--n "$HGRID_GPU_HOSTCPU" --samples "${HGRID_GPU_HOSTCPU_SAMPLES:-2}")
+  if [ -n "${HGRID_GPU_END:-}" ]; then
+    left=$(( HGRID_GPU_END - $(date +%s) - 10 ))
+    hostcpu+=(--deadline $(( left > 1 ? left : 1 )))
+  fi
+  python3 "$root/examples/benchmarks/scaling/run_scaling.py" --lmp "$build/lmp" "${hostcpu[@]}" \
+    --workdir "$build/hostcpu" --csv "$out/hostcpu.csv" --md "$out/hostcpu.md" \
+    >"$out/hostcpu.log" 2>&1 || log "host CPU scaling: exit $?"
+  rows=$(grep -c '^| [0-9]' "$out/hostcpu.md" 2>/dev/null) || true
+  log "host CPU scaling: ${rows:-0} rows of N (hostcpu.md)"
+fi
 [ -d "$build/profile" ] && tar czf "$out/profile.tar.gz" -C "$build" profile
 log "done: Kokkos tests exit $tests, table exit $table; files in $out"
 [ "$tests" -eq 0 ] && [ "$table" -eq 0 ]
