@@ -27,6 +27,7 @@ import mmap
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import threading
@@ -68,6 +69,18 @@ def styles(omega):
     for threads in ("1", "2"):
         out.append(("hgrid omp " + threads, "hgrid", [], OMP + [threads]))
     return out
+
+
+def compiled(src, workdir, flags=()):
+    """the C++ program src compiled into workdir with $CXX, c++ or g++ (once, and again
+    when src is newer): the probes of the thread and scaling benchmarks"""
+    exe = os.path.join(workdir, os.path.splitext(os.path.basename(src))[0])
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
+        if not cxx:
+            sys.exit("no C++ compiler for %s (set CXX)" % os.path.basename(src))
+        subprocess.run([cxx, "-O2"] + list(flags) + ["-o", exe, src], check=True)
+    return exe
 
 
 def uses_asan(lmp):
@@ -233,9 +246,6 @@ def main():
             for nu in args.nu.split(","):
                 mono = run_best(args, {"n": n, "omega": 1, "alpha": 0, "nu": nu, "dim": dim},
                                 "bin", [], args.workdir)
-                base = mono.get("ms_per_build")
-                base_comm = mono.get("comm_ms_per_step")
-
                 for alpha in args.alpha.split(","):
                     for omega in args.omega.split(","):
                         case = {"n": n, "omega": omega, "alpha": alpha, "nu": nu, "dim": dim}

@@ -30,7 +30,6 @@ import csv
 import math
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -46,14 +45,7 @@ PROBE_KB = "256,1024,4096,8192,16384,32768,65536,262144"
 
 def probe_binary(workdir):
     """latency_probe compiled into workdir (once)"""
-    exe = os.path.join(workdir, "latency_probe")
-    src = os.path.join(HERE, "latency_probe.cpp")
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
-        if not cxx:
-            sys.exit("run_scaling: no C++ compiler for latency_probe.cpp (set CXX)")
-        subprocess.run([cxx, "-O2", "-o", exe, src], check=True)
-    return exe
+    return run_bench.compiled(os.path.join(HERE, "latency_probe.cpp"), workdir)
 
 
 def cpu_name():

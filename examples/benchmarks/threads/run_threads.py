@@ -25,7 +25,6 @@ about half a round trip per cache line.  Every run of a sample must find the sam
 import argparse
 import csv
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -38,14 +37,7 @@ import run_bench  # noqa: E402
 
 def probe_binary(workdir):
     """core_probe compiled into workdir (once)"""
-    exe = os.path.join(workdir, "core_probe")
-    src = os.path.join(HERE, "core_probe.cpp")
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
-        if not cxx:
-            sys.exit("run_threads: no C++ compiler for core_probe.cpp (set CXX)")
-        subprocess.run([cxx, "-O2", "-pthread", "-o", exe, src], check=True)
-    return exe
+    return run_bench.compiled(os.path.join(HERE, "core_probe.cpp"), workdir, ["-pthread"])
 
 
 def round_trip(exe, threads):
