@@ -6,10 +6,15 @@
 # and GoogleTest's headers and static libraries (Debian's libgtest-dev).
 #   usage: examples/benchmarks/gpu/pack_kit.sh [KIT]
 #          examples/benchmarks/gpu/pack_kit.sh --prebuilt BUILD [KIT]
+#          examples/benchmarks/gpu/pack_kit.sh --cpu BUILD [KIT]
 # --prebuilt packs instead the binaries of a CUDA build made here (cuda_check.sh with
 # -DHGRID_MPI=OFF: the GPU machine has no MPI) into KIT/prebuilt.tar.gz (~25 MB): lmp,
 # test_hgrid_kokkos, the kernel timer (kernel_times.cpp) and the runtime libraries the
 # GPU machine may lack (libcudart, libgomp); run_gpu.sh then builds nothing there.
+# --cpu adds KIT/cpu-lmp.tar.gz (~6 MB): the lmp of a CPU build without MPI and with the
+# OPENMP package (cmake -DHGRID_MPI=OFF -DBUILD_SHARED_LIBS=OFF -DHGRID_ENABLE_TESTING=OFF),
+# for the host CPU's serial and threaded builds on the GPU machine (run_gpu.sh's
+# HGRID_GPU_HOSTCPU and HGRID_GPU_HOSTTHREADS).
 # The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
 # this checkout used; the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot
 # beside the project (../shared/third_party).
@@ -54,13 +59,51 @@ pack_prebuilt() {    # BUILD KIT
   "$root/examples/benchmarks/gpu/build_kernel_times.sh" "$stage/runtime/libkernel_times.so"
   g++ -O2 -std=c++17 -shared -fPIC -o "$stage/runtime/libkp_roundtrips.so" \
     "$root/examples/benchmarks/gpu/roundtrips/kp_roundtrips.cpp"
-  rm -rf "$kit" && mkdir -p "$kit"
+  fresh_kit "$kit"
   tar czf "$kit/prebuilt.tar.gz" -C "$stage" .
   pack_beds "$kit"
   rm -rf "$stage"
   echo "pack_kit.sh: wrote $kit/prebuilt.tar.gz ($(du -sh "$kit/prebuilt.tar.gz" | cut -f1)) from $build"
 }
 
+# a kit packed again keeps its CPU lmp (pack_kit.sh --cpu), whichever part is packed
+fresh_kit() {    # KIT: emptied, but for cpu-lmp.tar.gz
+  local keep=""
+  if [ -f "$1/cpu-lmp.tar.gz" ]; then
+    keep=$(mktemp -d)
+    cp -p "$1/cpu-lmp.tar.gz" "$keep/"
+  fi
+  rm -rf "$1" && mkdir -p "$1"
+  if [ -n "$keep" ]; then
+    cp -p "$keep/cpu-lmp.tar.gz" "$1/" && rm -rf "$keep"
+  fi
+}
+
+# the CPU lmp of BUILD into KIT/cpu-lmp.tar.gz: one file, no MPI, the OPENMP package
+pack_cpu() {    # BUILD KIT
+  local lmp=$1/lmp stage
+  [ -x "$lmp" ] || { echo "pack_kit.sh: no $lmp" >&2; exit 1; }
+  if ldd "$lmp" | grep -qE 'libmpi|liblammps'; then
+    echo "pack_kit.sh: $lmp links MPI or a shared liblammps: configure with -DHGRID_MPI=OFF -DBUILD_SHARED_LIBS=OFF" >&2
+    exit 1
+  fi
+  if ! "$lmp" -h | grep -A2 '^Installed packages:' | grep -qw OPENMP; then
+    echo "pack_kit.sh: $lmp has no OPENMP package" >&2
+    exit 1
+  fi
+  stage=$(mktemp -d)
+  cp "$lmp" "$stage/"
+  echo "$(hostname) $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD)" >"$stage/built_on"
+  mkdir -p "$2"
+  tar czf "$2/cpu-lmp.tar.gz" -C "$stage" .
+  rm -rf "$stage"
+  echo "pack_kit.sh: wrote $2/cpu-lmp.tar.gz ($(du -sh "$2/cpu-lmp.tar.gz" | cut -f1)) from $1"
+}
+
+if [ "${1:-}" = "--cpu" ]; then
+  pack_cpu "${2:?usage: pack_kit.sh --cpu BUILD [KIT]}" "${3:-$root/.gpu-kit}"
+  exit 0
+fi
 if [ "${1:-}" = "--prebuilt" ]; then
   pack_prebuilt "${2:?usage: pack_kit.sh --prebuilt BUILD [KIT]}" "${3:-$root/.gpu-kit}"
   exit 0
@@ -77,7 +120,7 @@ if [ -z "$kokkos" ] || [ ! -e "$kokkos" ]; then
   exit 1
 fi
 
-rm -rf "$kit"
+fresh_kit "$kit"
 mkdir -p "$kit/gtest/include" "$kit/gtest/lib"
 folders="GRANULAR KOKKOS MOLECULE STUBS fmt nlohmann"
 # the patched files outside these folders and outside src/'s own files (each path once:

@@ -34,9 +34,10 @@ else
   export HGRID_GPU_CASES=${3:-$all}
   export HGRID_GPU_PROFILE=1000000:100:hgrid,1000000:30:hgrid,1000000:30:bin
   export HGRID_GPU_ROUNDTRIPS=1e5:30,1e5:100:hgrid
-  # the host CPU's serial build against N (issue 42's CPU goals on a second machine),
-  # with what is left of the call
-  export HGRID_GPU_HOSTCPU=1e5,1e6,1e7
+  # the host CPU's build on 16 threads (with a kit's CPU lmp: pack_kit.sh --cpu) and its
+  # serial build against N (issue 42's CPU goals on a second machine), with what is left
+  # of the call
+  export HGRID_GPU_HOSTTHREADS=16 HGRID_GPU_HOSTCPU=1e5,1e6,1e7
 fi
 status=0
 timeout $(( budget - 15 )) bash "$root/examples/benchmarks/gpu/run_gpu.sh" "$work" || status=$?

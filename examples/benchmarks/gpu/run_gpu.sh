@@ -103,6 +103,17 @@ else
   fi
 fi
 
+# the kit's CPU lmp (pack_kit.sh --cpu: no MPI, the OPENMP package), for the host CPU's
+# builds below; kept in a kit saved on this machine
+cpu_lmp=""
+if [ -f "$kit/cpu-lmp.tar.gz" ]; then
+  mkdir -p "$build/cpu" && tar xzf "$kit/cpu-lmp.tar.gz" -C "$build/cpu" && cpu_lmp=$build/cpu/lmp
+  log "CPU lmp from the kit: $(cat "$build/cpu/built_on" 2>/dev/null)"
+  if [ -n "${HGRID_GPU_SAVE_KIT:-}" ] && [ -d "$HGRID_GPU_SAVE_KIT" ]; then
+    cp "$kit/cpu-lmp.tar.gz" "$HGRID_GPU_SAVE_KIT/"
+  fi
+fi
+
 # --- 2. the GPU ---------------------------------------------------------------------------
 if ! nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1 || ! grep -q GPU "$out/nvidia-smi.txt"; then
   log "no GPU on this machine (nvidia-smi finds none): the CUDA lmp and the Kokkos tests are" \
@@ -234,17 +245,31 @@ if [ -n "${HGRID_GPU_ROUNDTRIPS:-}" ]; then
     log "roundtrips $item: $(grep -E '^round trips/step' "$out/roundtrips.$n.w$omega.log" || echo none)"
   done
 fi
-# HGRID_GPU_HOSTCPU=N,N,...: the serial CPU build of this machine's host (no GPU, no
-# Kokkos: the kit's lmp runs its plain styles) against N, hgrid against stock bin on
-# one pinned core, with the core's latency curve (scaling/run_scaling.py: issue 42's CPU
-# goals on a second machine); no run goes past HGRID_GPU_END - 10 s
+# seconds left before HGRID_GPU_END - 10 s (at least 1), or 900 without an end
+seconds_left() {
+  local left=900
+  [ -n "${HGRID_GPU_END:-}" ] && left=$(( HGRID_GPU_END - $(date +%s) - 10 ))
+  echo $(( left > 1 ? left : 1 ))
+}
+# HGRID_GPU_HOSTTHREADS=T: with the kit's CPU lmp, the build on 1 and T threads of the
+# host (threads/run_threads.py, one sample: each core alone, then T threads; hgrid on
+# the omega = 100 gas and stock bin on the monodisperse one, N = 1e5)
+if [ -n "${HGRID_GPU_HOSTTHREADS:-}" ] && [ -n "$cpu_lmp" ]; then
+  threads=$(( HGRID_GPU_HOSTTHREADS < $(nproc) ? HGRID_GPU_HOSTTHREADS : $(nproc) ))
+  timeout "$(seconds_left)" python3 "$root/examples/benchmarks/threads/run_threads.py" \
+    --lmp "$cpu_lmp" --threads "$threads" --samples 1 --steps 50 --csv "$out/hostthreads.csv" \
+    --workdir "$build/hostthreads" >"$out/hostthreads.log" 2>&1 || log "host CPU threads: exit $?"
+  log "host CPU threads: $(grep 'median speed-up' "$out/hostthreads.log" | tr '\n' ' ')"
+fi
+# HGRID_GPU_HOSTCPU=N,N,...: the serial CPU build of this machine's host against N
+# (the kit's CPU lmp, else the CUDA lmp's plain styles, run without -k on), hgrid
+# against stock bin on one pinned core, with the core's latency curve
+# (scaling/run_scaling.py: issue 42's CPU goals on a second machine); no run goes past
+# HGRID_GPU_END - 10 s
 if [ -n "${HGRID_GPU_HOSTCPU:-}" ]; then
   hostcpu=(--n "$HGRID_GPU_HOSTCPU" --samples "${HGRID_GPU_HOSTCPU_SAMPLES:-2}")
-  if [ -n "${HGRID_GPU_END:-}" ]; then
-    left=$(( HGRID_GPU_END - $(date +%s) - 10 ))
-    hostcpu+=(--deadline $(( left > 1 ? left : 1 )))
-  fi
-  python3 "$root/examples/benchmarks/scaling/run_scaling.py" --lmp "$build/lmp" "${hostcpu[@]}" \
+  [ -n "${HGRID_GPU_END:-}" ] && hostcpu+=(--deadline "$(seconds_left)")
+  python3 "$root/examples/benchmarks/scaling/run_scaling.py" --lmp "${cpu_lmp:-$build/lmp}" "${hostcpu[@]}" \
     --workdir "$build/hostcpu" --csv "$out/hostcpu.csv" --md "$out/hostcpu.md" \
     >"$out/hostcpu.log" 2>&1 || log "host CPU scaling: exit $?"
   rows=$(grep -c '^| [0-9]' "$out/hostcpu.md" 2>/dev/null) || true
