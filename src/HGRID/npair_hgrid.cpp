@@ -28,7 +28,6 @@
 #include "libhgrid/threads.h"
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -326,7 +325,7 @@ hgrid::GridView NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::search_grid() const
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchCounters &count)
 {
-  ghost_partners = false;
+  ghost_start.clear();
   const hgrid::GridView grid = search_grid();
   if (!grid.ghosts_searched_down) return;
   const int nlocal = owned_atoms();
@@ -365,52 +364,17 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
     count.cells_visited += c.cells_visited;
     count.distance_checks += c.distance_checks;
   }
-  sort_ghost_partners(nlocal);
-}
-
-/* ----------------------------------------------------------------------
-   the (owned atom, ghost) pairs of every range into ghost_start/ghost_partner by
-   owned atom: a counting sort, the ranges in order.  Counts, their inclusive prefix
-   sums (each atom's end), then the pairs in reverse order, each end moved back to the
-   atom's first partner (no copy of the ends: at N = 1e7 it was 40 MB a build).  Each
-   thread sorts the pairs of its share of the owned atoms (reading all pairs, which are
-   few), so that no pass over every owned atom runs on one thread, and the threads'
-   rows read the starts of their own atoms
-------------------------------------------------------------------------- */
-
-template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::sort_ghost_partners(int nlocal)
-{
-  // grown, never cleared: each thread sets the starts of its own atoms
-  if (static_cast<int>(ghost_start.size()) < nlocal + 1) ghost_start.resize(nlocal + 1);
-  ghost_share_pairs.assign(comm->nthreads, 0);
-  hgrid::on_threads(comm->nthreads, [&](int t, int nt) {
-    const hgrid::Share mine = hgrid::share_of(nlocal, t, nt);
-    const auto holds = [&mine](int i) {
-      return i >= mine.lo && i < mine.hi;
-    };
-    int *start = ghost_start.data();
-    std::fill(start + mine.lo, start + mine.hi, 0);
-    for (const auto &range : ghost_found)
-      for (const auto &p : range)
-        if (holds(p.first)) start[p.first]++;
-    int sum = 0;
-    for (int i = mine.lo; i < mine.hi; i++) start[i] = sum += start[i];
-    ghost_share_pairs[t] = sum;
-    hgrid::barrier(nt);
-    int before = 0;
-    for (int u = 0; u < t; u++) before += ghost_share_pairs[u];
-    for (int i = mine.lo; i < mine.hi; i++) start[i] += before;
-    if (t == nt - 1) start[nlocal] = before + sum;
-    if (t == 0)
-      ghost_partner.resize(
-          std::accumulate(ghost_share_pairs.begin(), ghost_share_pairs.begin() + nt, 0));
-    hgrid::barrier(nt);
-    for (auto range = ghost_found.rbegin(); range != ghost_found.rend(); ++range)
-      for (auto p = range->rbegin(); p != range->rend(); ++p)
-        if (holds(p->first)) ghost_partner[--start[p->first]] = p->second;
-  });
-  ghost_partners = true;
+  // counting sort by owned atom, the ranges in order: counts, their inclusive prefix
+  // sums (each atom's end), then the pairs in reverse order, each end moved back to the
+  // atom's first partner (no copy of the ends: at N = 1e7 it was 40 MB a build)
+  ghost_start.assign(nlocal + 1, 0);
+  for (const auto &range : ghost_found)
+    for (const auto &p : range) ghost_start[p.first]++;
+  for (int i = 1; i <= nlocal; i++) ghost_start[i] += ghost_start[i - 1];
+  ghost_partner.resize(ghost_start[nlocal]);
+  for (auto range = ghost_found.rbegin(); range != ghost_found.rend(); ++range)
+    for (auto p = range->rbegin(); p != range->rend(); ++p)
+      ghost_partner[--ghost_start[p->first]] = p->second;
 }
 
 /* ----------------------------------------------------------------------
@@ -469,7 +433,7 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
     // the larger partners that found i earlier in this chunk
     if (move && pending_head[i] >= 0) n = take_pending(i, neighptr, n, room, moves);
     // the larger ghost partners find_ghost_partners() found for i
-    if (ghost_partners)
+    if (!ghost_start.empty())
       for (int k = ghost_start[i]; k < ghost_start[i + 1]; k++) {
         const int j = ghost_partner[k];
         const double delx = atoms.pos(i, 0) - atoms.pos(j, 0);

@@ -192,10 +192,7 @@ class NPairHGrid : public NPairHGridBase {
   // down from the ghost (few) instead of up from every owned atom near a face
   // (many), stored by owned atom (ghost_start, ghost_partner) before build_rows
   void find_ghost_partners(hgrid::SearchCounters &count);
-  void sort_ghost_partners(int nlocal);
-  bool ghost_partners = false;    // ghost_start/ghost_partner hold this build's pairs
   std::vector<int> ghost_start, ghost_partner;
-  std::vector<int> ghost_share_pairs;    // pairs of each thread's share of the owned atoms
   std::vector<std::vector<std::pair<int, int>>> ghost_found;    // (owned, ghost) pairs by range
   std::vector<hgrid::SearchCounters> range_work;                // the search's work by range
   void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);

@@ -47,7 +47,7 @@ bool built_by_hgrid_omp(LAMMPS *lmp, int index)
 }
 
 // 2 threads, every third case 3 (shares of the atoms and cells whose boundaries fall
-// elsewhere: the threaded sorts into cells and of the ghosts' partners)
+// elsewhere in the threaded sort into cells)
 std::vector<NamedSystem> omp_cases()
 {
   auto systems = accelerator_systems({true, false}, false, 21);
