@@ -49,7 +49,7 @@ def probe_binary(workdir):
 
 
 def cpu_name():
-    """the processor's model name (lscpu, else /proc/cpuinfo, else platform)"""
+    """the processor's model name (lscpu, else Python's platform module)"""
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
         for line in out.splitlines():
