@@ -146,7 +146,11 @@ def run_one(args, case, style, extra, workdir, lmp_args=(), env=None, steps=None
     loop = re.search(r"^Loop time of (\S+) on", text, re.M)
     comm = re.search(r"^Comm\s*\|\s*\S+\s*\|\s*(\S+)", text, re.M)
     nb = int(builds.group(1))
+    # in.bench -var phases 1 (hgrid): ms per rebuild of each phase (compute hgrid 19-23)
+    phases = re.search(r"^hgrid phases \(ms per rebuild\): (.*)$", text, re.M)
+    phases = phases.group(1).split() if phases else []
     return {"status": "ok", "wall": wall, "ms_per_build": 1000.0 * float(neigh.group(1)) / nb,
+            "phases": {phases[k]: float(phases[k + 1]) for k in range(0, len(phases) - 1, 2)},
             "ms_per_step": 1000.0 * float(loop.group(1)) / steps if loop else float("nan"),
             "comm_ms_per_step": 1000.0 * float(comm.group(1)) / steps if comm else float("nan"),
             "pairs": int(pairs.group(1)) if pairs else -1,

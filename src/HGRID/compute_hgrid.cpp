@@ -19,7 +19,7 @@
 
 using namespace LAMMPS_NS;
 
-static constexpr int NVALUES = 18;
+static constexpr int NVALUES = 18 + HGridPlanner::NPHASES;
 
 /* ---------------------------------------------------------------------- */
 
@@ -71,6 +71,7 @@ void ComputeHGrid::compute_vector()
     vector[6] = planner->cells_per_atom();
     vector[7] = plan.predicted.cells;
     planner->longest_thread(vector[15], vector[16], vector[17]);
+    planner->phase_means(vector + 18);
   }
   // fix hgrid/tune skin auto (zero before its first advice)
   const HGridPlanner::SkinReport &r = planner->skin_report;

@@ -59,7 +59,7 @@ static constexpr double EMPTY_BOX_CELLS = 16.0;
 
 HGridPlanner::HGridPlanner(LAMMPS *lmp) :
     Pointers(lmp), skin_(0.0), auto_mode(-1), logged(0), build_seconds(0.0), cells_stored(0),
-    two_way(0)
+    phase_seconds(), phase_rebuilds(0), phase_step(-1), two_way(0)
 {
 }
 
@@ -95,6 +95,9 @@ void HGridPlanner::setup_run()
   // lists of cohesive granular pairs reach the largest pull-off distance further
   skin_ = neighbor->skin + neighbor->hgrid_margin;
   two_way = 0;    // the pair builders report it after this, in Neighbor::init()
+  std::fill(phase_seconds, phase_seconds + NPHASES, 0.0);
+  phase_rebuilds = 0;
+  phase_step = -1;
   // triclinic boxes are refused by Neighbor::init() (core patch), before any class is chosen
   if (!atom->radius_flag)
     error->all(FLERR, Error::NOLASTLINE,
@@ -810,4 +813,32 @@ double HGridPlanner::cells_per_atom()
   double local = cells_stored, global = 0.0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, world);
   return global / MAX(1.0, (double) atom->natoms);
+}
+
+/* ----------------------------------------------------------------------
+   phases of the rebuilds during a run (as LAMMPS' Neigh time: not the setup's
+   build, which also allocates): a binning at a new step starts a rebuild, the
+   lists built at that step add to it
+------------------------------------------------------------------------- */
+
+void HGridPlanner::start_phases()
+{
+  if (update->setupflag || update->ntimestep == phase_step) return;
+  phase_step = update->ntimestep;
+  phase_rebuilds++;
+}
+
+double HGridPlanner::end_phase(int phase, double start)
+{
+  const double now = platform::walltime();
+  if (!update->setupflag) phase_seconds[phase] += now - start;
+  return now;
+}
+
+void HGridPlanner::phase_means(double *means)
+{
+  double local[NPHASES];
+  const double rebuilds = MAX(1.0, (double) phase_rebuilds);
+  for (int p = 0; p < NPHASES; p++) local[p] = phase_seconds[p] / rebuilds;
+  MPI_Allreduce(local, means, NPHASES, MPI_DOUBLE, MPI_MAX, world);
 }

@@ -88,6 +88,16 @@ class HGridPlanner : protected Pointers {
   void longest_thread(double &search, double &row, double &split);    // Kokkos builds; all ranks
   double cells_per_atom();
 
+  // wall time of a rebuild's phases on this processor (the CPU builders): each atom's
+  // cell, the sort into cells, the ghosts' search for owned partners (Top-Down half
+  // lists) and the sort of what it found, the rows; summed over a rebuild's lists
+  enum Phase { PHASE_CELLS, PHASE_SORT, PHASE_GHOSTS, PHASE_GHOST_SORT, PHASE_ROWS, NPHASES };
+  void start_phases();    // a binning begins (NBinHGrid::bin_atoms): a new rebuild
+  // adds the time since start to phase; returns the time now
+  double end_phase(int phase, double start);
+  // mean seconds per rebuild since the run's setup, the largest on any processor
+  void phase_means(double *means);
+
  private:
   hgrid::PlanSettings user;               // from the neighbor command's keywords
   std::vector<std::string> user_words;    // the words user was parsed from
@@ -113,6 +123,8 @@ class HGridPlanner : protected Pointers {
   hgrid::SearchCounters counters;
   double build_seconds;
   int cells_stored;
+  double phase_seconds[NPHASES];
+  bigint phase_rebuilds, phase_step;
   // the model's checks calibrated by a build (hgrid::calibrated_check_scale), kept across
   // runs; the rebuilds number 1, 10, 100, ... (CALIBRATION_SPACING) after each new plan
   // (plan_id) that was built (built_plan) calibrate again

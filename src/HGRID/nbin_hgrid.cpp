@@ -190,6 +190,8 @@ hgrid::GridView NBinHGrid::view() const
 void NBinHGrid::bin_atoms()
 {
   last_bin = update->ntimestep;
+  planner->start_phases();
+  double time = platform::walltime();
 
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
@@ -200,6 +202,7 @@ void NBinHGrid::bin_atoms()
     const hgrid::Share s = hgrid::share_of(nall, t, nt);
     scans[t] = bin_share(s.lo, s.hi);
   });
+  time = planner->end_phase(HGridPlanner::PHASE_CELLS, time);
   Scan all = scans[0];
   for (int t = 1; t < nthreads; t++) all.merge(scans[t]);
   const int outgrown = all.outgrown, outside = all.outside;
@@ -208,6 +211,7 @@ void NBinHGrid::bin_atoms()
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
   cells.build(nall, atom2cell, nthreads);
+  planner->end_phase(HGridPlanner::PHASE_SORT, time);
   // a ghost's search for owned partners reads only the cells of owned atoms
   // (PairSearch::owned_below); triclinic boxes keep every cell
   if (!triclinic)

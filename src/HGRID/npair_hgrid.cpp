@@ -164,8 +164,15 @@ template <int HALF, int NEWTON, int ATOMONLY, int TRI>
 hgrid::SearchCounters NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threaded(NeighList *list)
 {
   const int nlocal = owned_atoms();
+  // the phases' times go to the planner for the lists it counts (not occasional ones)
+  const bool timed = !list->occasional;
+  double time = platform::walltime();
   hgrid::SearchCounters ghosts;
-  find_ghost_partners(ghosts);
+  if (find_ghost_partners(ghosts)) {
+    if (timed) time = planner->end_phase(HGridPlanner::PHASE_GHOSTS, time);
+    sort_ghost_partners(nlocal);
+    if (timed) time = planner->end_phase(HGridPlanner::PHASE_GHOST_SORT, time);
+  }
   fit_pages(list);
   long long visited, checks;
   int longest;
@@ -178,6 +185,7 @@ hgrid::SearchCounters NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_threaded(Ne
     build_threads(list, nlocal, chunk, visited, checks, longest);
     longest = std::max(longest, moved_partners_room(list));
   } while (grow_pages(list, longest));
+  if (timed) planner->end_phase(HGridPlanner::PHASE_ROWS, time);
   hgrid::SearchCounters total;
   total.cells_visited = visited;
   total.distance_checks = checks;
@@ -319,15 +327,16 @@ hgrid::GridView NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::search_grid() const
 /* ----------------------------------------------------------------------
    Top-Down half lists (newton on or off): every binned ghost above the lowest level
    searches the levels below it for owned partners (hgrid::PairSearch::owned_below);
-   the pairs, sorted by owned atom (counting sort), join those rows in build_rows
+   the pairs, sorted by owned atom (sort_ghost_partners), join those rows in
+   build_rows.  False (and no pairs) for other lists
 ------------------------------------------------------------------------- */
 
 template <int HALF, int NEWTON, int ATOMONLY, int TRI>
-void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchCounters &count)
+bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchCounters &count)
 {
   ghost_start.clear();
   const hgrid::GridView grid = search_grid();
-  if (!grid.ghosts_searched_down) return;
+  if (!grid.ghosts_searched_down) return false;
   const int nlocal = owned_atoms();
   const int nall = atom->nlocal + atom->nghost;
   const AtomArrays atoms = atom_arrays(atom, IMAGE_TOLERANCE * force->angstrom);
@@ -364,9 +373,19 @@ void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
     count.cells_visited += c.cells_visited;
     count.distance_checks += c.distance_checks;
   }
-  // counting sort by owned atom, the ranges in order: counts, their inclusive prefix
-  // sums (each atom's end), then the pairs in reverse order, each end moved back to the
-  // atom's first partner (no copy of the ends: at N = 1e7 it was 40 MB a build)
+  return true;
+}
+
+/* ----------------------------------------------------------------------
+   the pairs find_ghost_partners() found, by owned atom: a counting sort, the
+   ranges in order: counts, their inclusive prefix sums (each atom's end), then
+   the pairs in reverse order, each end moved back to the atom's first partner
+   (no copy of the ends: at N = 1e7 it was 40 MB a build)
+------------------------------------------------------------------------- */
+
+template <int HALF, int NEWTON, int ATOMONLY, int TRI>
+void NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::sort_ghost_partners(int nlocal)
+{
   ghost_start.assign(nlocal + 1, 0);
   for (const auto &range : ghost_found)
     for (const auto &p : range) ghost_start[p.first]++;

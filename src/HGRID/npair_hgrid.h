@@ -191,7 +191,8 @@ class NPairHGrid : public NPairHGridBase {
   // Top-Down half newton-on lists: owned partners of every larger ghost, searched
   // down from the ghost (few) instead of up from every owned atom near a face
   // (many), stored by owned atom (ghost_start, ghost_partner) before build_rows
-  void find_ghost_partners(hgrid::SearchCounters &count);
+  bool find_ghost_partners(hgrid::SearchCounters &count);
+  void sort_ghost_partners(int nlocal);
   std::vector<int> ghost_start, ghost_partner;
   std::vector<std::vector<std::pair<int, int>>> ghost_found;    // (owned, ghost) pairs by range
   std::vector<hgrid::SearchCounters> range_work;                // the search's work by range

@@ -14,6 +14,7 @@
 #include "library.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "timer.h"
 
 #include "libhgrid/cost_model.h"
 #include "libhgrid/optimizer.h"
@@ -152,6 +153,47 @@ TEST(HGridCompute, ReportsCountersAndPrediction)
   EXPECT_GE(values[6] * spec.natoms, planner->plan().layout.num_levels());
   EXPECT_NEAR(values[1] / values[3], 1.0, 0.15);
   EXPECT_NEAR(values[2] / values[4], 1.0, 0.15);
+}
+
+// the phases of a run's rebuilds (values 19-23): each phase a build has is timed, they
+// make up the Neigh time, the ghosts' search and sort are 0 where the search has none
+// (Bottom-Up); run 0 (the setup's build only, as LAMMPS' Neigh time) reports none
+TEST(HGridCompute, ReportsPhasesOfTheRunsRebuilds)
+{
+  for (const std::string search : {"topdown", "bottomup"}) {
+    SystemSpec spec = powerlaw_system(20000, 30.0, 0.2);
+    spec.neighbor = "hgrid search " + search;
+    std::unique_ptr<LAMMPS> lmp(make_lammps());
+    const double *values = compute_hgrid_values(lmp.get(), spec);
+    ASSERT_NE(values, nullptr);
+    ASSERT_GT(values[0], 1.0) << "a system of one level has no ghosts' phases";
+    for (int p = 18; p < 23; p++) EXPECT_EQ(values[p], 0.0) << search << ", run 0: " << p + 1;
+
+    const int rebuilds = 5;
+    commands(
+        lmp.get(),
+        {"neigh_modify every 1 delay 0 check no", "run " + std::to_string(rebuilds) + " post no"});
+    values =
+        (const double *) lammps_extract_compute(lmp.get(), "hg", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR);
+    const double neigh = lmp->timer->get_wall(LAMMPS_NS::Timer::NEIGH) / rebuilds;
+    double sum = 0.0;
+    for (int p = 18; p < 23; p++) {
+      EXPECT_GE(values[p], 0.0) << search << ": " << p + 1;
+      sum += values[p];
+    }
+    EXPECT_GT(values[18], 0.0) << search << ": cells";
+    EXPECT_GT(values[19], 0.0) << search << ": sort";
+    EXPECT_GT(values[22], 0.0) << search << ": rows";
+    if (search == "topdown") {
+      EXPECT_GT(values[20], 0.0) << "ghosts' search";
+      EXPECT_GT(values[21], 0.0) << "ghosts' sort";
+    } else {
+      EXPECT_EQ(values[20], 0.0) << "no ghosts' search Bottom-Up";
+      EXPECT_EQ(values[21], 0.0) << "no ghosts' sort Bottom-Up";
+    }
+    EXPECT_LE(sum, neigh * 1.001) << search;
+    EXPECT_GE(sum, 0.5 * neigh) << search;
+  }
 }
 
 // 10 % spheres of radius 100 among radius-1 ones: the paper's model would give the

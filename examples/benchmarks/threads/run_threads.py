@@ -14,6 +14,10 @@ list (Neigh / builds) on one thread pinned to each core in turn, and on T thread
   speed-up    = the fastest one-thread build / the T-thread build
   efficiency  = the build T cores of the speeds just measured would give at best
                 (1 / sum of 1 / t_core) / the T-thread build
+  x_PHASE     = hgrid only: the same speed-up of each phase of the build (compute hgrid
+                19-23: cells, the sort into cells, the ghosts' search and its sort,
+                the rows), the one-thread figure from the core of the fastest build;
+                the CSV has the phases' ms too (ms1_PHASE: that core, msT_PHASE: T threads)
 
 On a virtual machine both move: a core may run 1.5x slower than another for minutes
 (another tenant on its host core), so the speed-up over core 0 alone says little, and the
@@ -52,34 +56,48 @@ def round_trip(exe, threads):
 
 
 def build_ms(a, case, style, threads, cores):
-    """ms per list build of one in.bench run on `threads` threads pinned to `cores`"""
+    """ms per list build of one in.bench run on `threads` threads pinned to `cores`, its
+    pairs and (hgrid) the ms of each phase"""
     args = types.SimpleNamespace(lmp=a.lmp, steps=a.steps, np=1, mem_gb=20, timeout=a.timeout,
                                  asan=False)
-    r = run_bench.run_one(args, case, style, [], a.workdir,
+    extra = ["phases", "1"] if style == "hgrid" else []
+    r = run_bench.run_one(args, case, style, extra, a.workdir,
                           lmp_args=["-sf", "omp", "-pk", "omp", str(threads)],
                           env={"OMP_NUM_THREADS": str(threads)}, cpus=cores)
     if r["status"] != "ok":
         sys.exit("run_threads: %s on %d thread(s): %s" % (style, threads, r["status"]))
-    return r["ms_per_build"], r["pairs"]
+    if style == "hgrid" and not r["phases"]:
+        sys.exit("run_threads: hgrid printed no phases (an lmp older than compute hgrid 19-23?)")
+    return r["ms_per_build"], r["pairs"], r["phases"]
+
+
+def phase_columns(fastest, multi):
+    """x_PHASE: each phase's one-thread ms over its T-thread ms (phases that ran), and
+    the ms of both"""
+    ran = [k for k in fastest if multi.get(k, 0) > 0]
+    return {**{"x_" + k: round(fastest[k] / multi[k], 3) for k in ran},
+            **{"ms1_" + k: fastest[k] for k in ran}, **{"msT_" + k: multi[k] for k in ran}}
 
 
 def sample(a, label, case, style, rt):
     """one-thread builds on each core, then the T-thread build; the row of the table"""
-    singles, pairs = [], set()
+    singles, phases, pairs = [], [], set()
     for core in range(a.threads):
-        ms, p = build_ms(a, case, style, 1, {core})
+        ms, p, ph = build_ms(a, case, style, 1, {core})
         singles.append(ms)
+        phases.append(ph)
         pairs.add(p)
-    multi, p = build_ms(a, case, style, a.threads, set(range(a.threads)))
+    multi, p, multi_phases = build_ms(a, case, style, a.threads, set(range(a.threads)))
     pairs.add(p)
     if len(pairs) != 1:
         sys.exit("run_threads: %s: the runs found different pairs %s" % (label, sorted(pairs)))
     best = 1.0 / sum(1.0 / t for t in singles)
+    fastest = phases[singles.index(min(singles))]
     return {"system": label, "round_trip_ns": round(rt),
             **{"core%d_ms" % c: round(t, 4) for c, t in enumerate(singles)},
             "threads": a.threads, "threads_ms": round(multi, 4),
             "speedup": round(min(singles) / multi, 3), "efficiency": round(best / multi, 3),
-            "pairs": pairs.pop()}
+            "pairs": pairs.pop(), **phase_columns(fastest, multi_phases)}
 
 
 def main():
@@ -118,13 +136,17 @@ def main():
             print(" ".join("%s=%s" % kv for kv in rows[-1].items()), flush=True)
     for label, *_ in systems:
         mine = [r for r in rows if r["system"] == label]
-        print("%s: median speed-up %.2f, efficiency %.2f, round trip %d ns (%d samples)" %
+        keys = [k for k in mine[0] if k.startswith("x_") and all(k in r for r in mine)]
+        print("%s: median speed-up %.2f, efficiency %.2f, round trip %d ns (%d samples)%s" %
               (label, statistics.median(r["speedup"] for r in mine),
                statistics.median(r["efficiency"] for r in mine),
-               statistics.median(r["round_trip_ns"] for r in mine), len(mine)))
+               statistics.median(r["round_trip_ns"] for r in mine), len(mine),
+               "".join("; %s %.2f" % (k[2:], statistics.median(r[k] for r in mine))
+                       for k in keys)))
     if a.csv:
+        fields = list(dict.fromkeys(k for r in rows for k in r))
         with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w = csv.DictWriter(f, fieldnames=fields)
             w.writeheader()
             w.writerows(rows)
     return 0
