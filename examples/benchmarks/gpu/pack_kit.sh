@@ -91,6 +91,12 @@ pack_cpu() {    # BUILD KIT
     echo "pack_kit.sh: $lmp has no OPENMP package" >&2
     exit 1
   fi
+  # the benchmark scripts travel with the working tree: an lmp older than hgrid's sources
+  # may lack what they read (compute hgrid's phases)
+  if [ -n "$(find "$root/src/HGRID" "$root/src/libhgrid" -newer "$lmp" -type f -print -quit)" ]; then
+    echo "pack_kit.sh: $lmp is older than src/HGRID or src/libhgrid: build it again" >&2
+    exit 1
+  fi
   stage=$(mktemp -d)
   cp "$lmp" "$stage/"
   echo "$(hostname) $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD)" >"$stage/built_on"

@@ -60,19 +60,10 @@ def build_ms(a, case, style, threads, cores):
     pairs and (hgrid) the ms of each phase"""
     args = types.SimpleNamespace(lmp=a.lmp, steps=a.steps, np=1, mem_gb=20, timeout=a.timeout,
                                  asan=False)
-    def run(extra):
-        return run_bench.run_one(args, case, style, extra, a.workdir,
-                                 lmp_args=["-sf", "omp", "-pk", "omp", str(threads)],
-                                 env={"OMP_NUM_THREADS": str(threads)}, cpus=cores)
-
-    phases = style == "hgrid" and a.phases
-    r = run(["phases", "1"] if phases else [])
-    if phases and "out-of-range" in r["status"]:
-        # an lmp older than compute hgrid 19-23: the runs go on without the phases
-        print("run_threads: this lmp has no phases (compute hgrid 19-23); the table has no "
-              "x_PHASE columns", file=sys.stderr)
-        a.phases = False
-        r = run([])
+    extra = ["phases", "1"] if style == "hgrid" else []
+    r = run_bench.run_one(args, case, style, extra, a.workdir,
+                          lmp_args=["-sf", "omp", "-pk", "omp", str(threads)],
+                          env={"OMP_NUM_THREADS": str(threads)}, cpus=cores)
     if r["status"] != "ok":
         sys.exit("run_threads: %s on %d thread(s): %s" % (style, threads, r["status"]))
     return r["ms_per_build"], r["pairs"], r["phases"]
@@ -124,7 +115,6 @@ def main():
     p.add_argument("--workdir", default="threads_work")
     p.add_argument("--timeout", type=int, default=600)
     a = p.parse_args()
-    a.phases = True    # until an lmp without them is found
     if a.threads < 2:
         sys.exit("run_threads: --threads must be at least 2")
     if len(os.sched_getaffinity(0)) < a.threads:
