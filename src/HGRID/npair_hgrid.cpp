@@ -53,6 +53,7 @@ struct AtomArrays {
   tagint tag(int j) const { return t[j]; }
   double image_tolerance() const { return tolerance; }
   void prefetch(int j) const { HGRID_PREFETCH(x + 3 * j); }
+  void prefetch_radius(int j) const { HGRID_PREFETCH(r + j); }
 };
 
 AtomArrays atom_arrays(const Atom *atom, double tolerance)

@@ -43,12 +43,13 @@
    a visitor can store j before it knows and keep it by advancing its count by within
    (no branch on the distance: about one in four to seven candidates is kept, a branch
    the processor cannot predict).
-   GATHER (the host builders, half lists; their Atoms also offer prefetch(j), see
-   kPrefetchDistance): on levels whose half stencil holds kGatherMinCandidates
-   (LevelView::gather_rows), the candidates of the same-level rows are copied into a
-   buffer and checked in one loop.  A row of cells holds few particles (the finest level
-   about one per cell), so a loop per row ends in a branch the processor cannot
-   predict, one per row; with the buffer one per search.  Rows of at most kGatherWidth
+   GATHER (the host builders; their Atoms also offer prefetch(j) and prefetch_radius(j),
+   see kPrefetchDistance and kBoxGatherRows): in half lists, on levels whose half
+   stencil holds kGatherMinCandidates (LevelView::gather_rows), the candidates of the
+   same-level rows are copied into a buffer and checked in one loop.  A row of cells
+   holds few particles (the finest level about one per cell), so a loop per row ends
+   in a branch the processor cannot predict, one per row; with the buffer one per
+   search.  Rows of at most kGatherWidth
    slots (twice as many on levels of dense rows) are copied that many at a time,
    without a loop, longer ones kGatherWidth at a time (the slots are padded,
    CellLists::kPadding).
@@ -58,7 +59,8 @@
    example), -3 to -6 % on a pressed bed; measured slower (+12 to +35 %) while the
    visitor's row length lived in memory (HGRID_FORCE_INLINE).  Full lists filter every
    row (j != i) and keep a loop per row, as the Kokkos builder does (a GPU thread has
-   no room for the buffer). */
+   no room for the buffer).  Every list variant gathers the candidates of a large
+   cross-level box the same way, all its rows before their checks (kBoxGatherRows). */
 
 #ifndef HGRID_PAIR_SEARCH_H
 #define HGRID_PAIR_SEARCH_H
@@ -175,6 +177,23 @@ constexpr int kGatherCapacity = 128;
 /// from memory: -1 to -7 % per build there (distances 3, 6 and 8 alike), none at 1e5.
 /// Prefetching every gathered same-level candidate instead was 20 % slower.
 constexpr int kPrefetchDistance = 6;
+
+/// GATHER: a cross-level box of at least this many rows of cells gathers the candidates
+/// of all its rows (kBoxCapacity at a time) before it checks them
+/// (PairSearch::box_gathered): the larger particles' boxes on the finest levels, whose
+/// rows lie away from the atoms just searched.  Row by row, each row's starts, slots
+/// and positions are a chain of loads that waits on memory at N = 1e6, one row after
+/// the other; gathered, the rows' loads no longer wait on the checks, and the checks
+/// prefetch the position and radius of the candidate kBoxPrefetchDistance ahead.  The
+/// pressed 1e6 bed (omega 100, one core, cycles per atom of a level, interleaved):
+/// top level -30 to -35 %, the next -22 %, the one below -10 %; build -2 to -6 %
+/// (1e6 gas 0 to -4 %, 1e5 unchanged).  A threshold of 6 rows (boxes of the second
+/// level too) or 32 did no better.
+constexpr int kBoxGatherRows = 16;
+/// GATHER: candidates of a large box gathered before their checks
+constexpr int kBoxCapacity = 1024;
+/// GATHER: a large box's check prefetches the candidate this many ahead (16: similar)
+constexpr int kBoxPrefetchDistance = 32;
 
 /// List variants: HALF (else full), NEWTON (half lists only), TRI (triclinic box: the
 /// ghost tie-break of half newton-on lists by IDs, atoms.tag(j), as LAMMPS' NPairBin,
@@ -450,7 +469,63 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
                                              const LevelView &lv, Partners which,
                                              SearchCounters &count, Visit &visit)
   {
-    rows_of(g, q, lv, range_on(q, lv, which), which, count, visit);
+    const CellRange r = range_on(q, lv, which);
+    if constexpr (GATHER) {
+      if (which != Partners::Ghosts && num_rows(r) >= kBoxGatherRows) {
+        box_gathered(g, q, lv, r, which, count, visit);
+        return;
+      }
+    }
+    rows_of(g, q, lv, r, which, count, visit);
+  }
+
+  /// GATHER: the candidates of the box \p r of level \p lv (no search for ghosts only,
+  /// which skips interior cells), gathered row by row (kGatherWidth slots at a time into
+  /// the padding) and checked kBoxCapacity at a time, in the order of rows_of(); a row
+  /// longer than the buffer is checked where it lies.
+  template <class Atoms, class Visit>
+  static HGRID_HOST_FORCE_INLINE void
+  box_gathered(const GridView &g, const Query<Atoms> &q, const LevelView &lv, const CellRange &r,
+               Partners which, SearchCounters &count, Visit &visit)
+  {
+    int gathered[kBoxCapacity + kGatherWidth];
+    int n = 0;
+    const int nx = r.hi[0] - r.lo[0] + 1;
+    count.cells_visited += static_cast<long long>(nx) * num_rows(r);
+    for (int cz = r.lo[2]; cz <= r.hi[2]; ++cz)
+      for (int cy = r.lo[1]; cy <= r.hi[1]; ++cy) {
+        const int c0 = lv.first_cell + lv.index(r.lo[0], cy, cz);
+        const int begin = g.cell_start[c0];
+        const int len = g.cell_start[c0 + nx] - begin;
+        if (n + len > kBoxCapacity) {
+          check_gathered(q, gathered, n, which, count, visit);
+          n = 0;
+          if (len > kBoxCapacity) {
+            check_gathered(q, g.slots + begin, len, which, count, visit);
+            continue;
+          }
+        }
+        for (int t = 0; t < len; t += kGatherWidth)
+          for (int u = 0; u < kGatherWidth; ++u) gathered[n + t + u] = g.slots[begin + t + u];
+        n += len;
+      }
+    check_gathered(q, gathered, n, which, count, visit);
+  }
+
+  /// GATHER: the partners \p which among the \p n candidates \p j.
+  template <class Atoms, class Visit>
+  static HGRID_HOST_FORCE_INLINE void check_gathered(const Query<Atoms> &q, const int *j, int n,
+                                                     Partners which, SearchCounters &count,
+                                                     Visit &visit)
+  {
+    for (int k = 0; k < n; ++k) {
+      if (k + kBoxPrefetchDistance < n) {
+        q.atoms.prefetch(j[k + kBoxPrefetchDistance]);
+        q.atoms.prefetch_radius(j[k + kBoxPrefetchDistance]);
+      }
+      if (which != Partners::All && (j[k] < q.nlocal) != (which == Partners::Owned)) continue;
+      test(q, j[k], count, visit);
+    }
   }
 
   /// The rows of cells of \p r on level \p lv: the partners \p which among their

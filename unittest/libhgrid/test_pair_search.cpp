@@ -27,6 +27,7 @@ struct Particles {
   double pos(int j, int d) const { return x[j][d]; }
   double radius(int j) const { return r[j]; }
   void prefetch(int j) const { HGRID_PREFETCH(x[j].data()); }    // GATHER
+  void prefetch_radius(int j) const { HGRID_PREFETCH(&r[j]); }
   long long tag(int j) const { return id.empty() ? j : id[j]; }
   double image_tolerance() const { return 1.0e-6; }
 };
@@ -384,6 +385,63 @@ TEST(PairSearch, DenseRowsAreCopiedWiderWithTheSameCandidates)
   EXPECT_EQ((visits<true, true, true>(p, nlocal, binned, skin)),
             (visits<true, true, false>(p, nlocal, binned, skin)));
   EXPECT_EQ(unordered(search<true, true>(p, 4500, binned, skin)), oracle(p, 4500, skin, true));
+}
+
+// GATHER: a large cross-level box gathers the candidates of all its rows before it checks
+// them (kBoxGatherRows), the same candidates in the same order as row by row: large
+// particles over small ones, and a row of the box holding more small particles than
+// the buffer (a strip of them along x), checked where it lies
+TEST(PairSearch, LargeBoxesGatherTheRowByRowCandidates)
+{
+  const double skin = 0.3;
+  const Layout layout{{1.2, 30.0}, Search::TopDown};
+  for (int dim : {2, 3}) {
+    std::mt19937 rng(50 + dim);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    Particles p;
+    const auto add = [&](double r, double x, double y, double z) {
+      p.r.push_back(r);
+      p.x.push_back({x, y, dim == 3 ? z : 0.5});
+    };
+    add(14.0, 50.0, 50.0, 50.0);    // level 1: its box on level 0 spans ~25 rows a side
+    for (int i = 0; i < 20; ++i) add(5.0 + 9.0 * u(rng), 100 * u(rng), 100 * u(rng), 100 * u(rng));
+    for (int i = 0; i < 1500; ++i)
+      add(0.05 + 0.35 * u(rng), 100 * u(rng), 100 * u(rng), 100 * u(rng));
+    const int strip = 2 * kBoxCapacity;    // within one row of level-0 cells (edge 100/83)
+    for (int i = 0; i < strip; ++i)
+      add(0.05, 37.0 + 26.0 * u(rng), 50.65 + 0.2 * u(rng), 50.65 + 0.2 * u(rng));
+    const int n = p.r.size(), nlocal = 4 * n / 5;
+    const Box box = cube(dim);
+    const std::string what = std::to_string(dim) + "d";
+    for (StencilKind kind : {StencilKind::Half, StencilKind::Full}) {
+      const BinnedGrid binned = binned_grid(layout, p, box, skin, kind, box.lo, box.hi);
+      const GridView g = binned.view();
+      const LevelView &fine = g.levels[0];
+      const CellRange r = fine.search_range(p.x[0].data(), 0.5 * (2.0 * p.r[0] + skin + 1.2));
+      ASSERT_GE((PairSearch<true, true>::num_rows(r)), kBoxGatherRows) << what;
+      const int c0 =
+          fine.first_cell + fine.index(r.lo[0], fine.coord(1, 50.7), fine.coord(2, 50.7));
+      ASSERT_GT(g.cell_start[c0 + r.hi[0] - r.lo[0] + 1] - g.cell_start[c0], kBoxCapacity) << what;
+      if (kind == StencilKind::Half) {
+        EXPECT_EQ((visits<true, true, true>(p, nlocal, binned, skin)),
+                  (visits<true, true, false>(p, nlocal, binned, skin)))
+            << what << ", half, newton on";
+        EXPECT_EQ(unordered(search<true, true, false, true>(p, n, binned, skin)),
+                  oracle(p, n, skin, true))
+            << what << ", newton on";
+      } else {
+        EXPECT_EQ((visits<true, false, true>(p, nlocal, binned, skin)),
+                  (visits<true, false, false>(p, nlocal, binned, skin)))
+            << what << ", half, newton off";
+        EXPECT_EQ((visits<false, true, true>(p, nlocal, binned, skin)),
+                  (visits<false, true, false>(p, nlocal, binned, skin)))
+            << what << ", full";
+        EXPECT_EQ((search<false, true, false, true>(p, nlocal, binned, skin)),
+                  oracle(p, nlocal, skin, false))
+            << what << ", full";
+      }
+    }
+  }
 }
 
 // a level gathers its rows where its half stencil holds kGatherMinCandidates on average

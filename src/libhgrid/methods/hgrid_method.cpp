@@ -32,6 +32,7 @@ namespace methods {
       double pos(int i, int d) const { return s.x[i][d]; }
       double radius(int i) const { return s.r[i]; }
       void prefetch(int i) const { HGRID_PREFETCH(s.x[i].data()); }
+      void prefetch_radius(int i) const { HGRID_PREFETCH(&s.r[i]); }
       long long tag(int i) const { return i; }
       double image_tolerance() const { return 0.0; }
     };
