@@ -362,8 +362,8 @@ bool NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::find_ghost_partners(hgrid::SearchC
       auto visit = [&](int j, double, double, double, double, double, bool within) {
         if (within) ghost_found[t].emplace_back(j, g);
       };
-      hgrid::PairSearch<HALF, NEWTON, TRI>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
-                                                        visit);
+      hgrid::PairSearch<HALF, NEWTON, TRI, true>::owned_below(grid, atoms, g, cell, nlocal, skin, c,
+                                                              visit);
     }
     range_work[t] = c;
   };

@@ -335,8 +335,8 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     const int ilevel = g.level_of_cell(icell);
     for (int l = 0; l < ilevel; ++l) {
       const LevelView &lv = g.levels[l];
-      rows_of(g, q, lv, lv.owned_part(range_on(q, lv, Partners::Owned)), Partners::Owned, count,
-              visit);
+      box_or_rows(g, q, lv, lv.owned_part(range_on(q, lv, Partners::Owned)), Partners::Owned, count,
+                  visit);
     }
   }
 
@@ -469,7 +469,16 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
                                              const LevelView &lv, Partners which,
                                              SearchCounters &count, Visit &visit)
   {
-    const CellRange r = range_on(q, lv, which);
+    box_or_rows(g, q, lv, range_on(q, lv, which), which, count, visit);
+  }
+
+  /// The cells of \p r on level \p lv: GATHER, a large box gathered (no search for
+  /// ghosts only, which skips interior cells), else row by row.
+  template <class Atoms, class Visit>
+  static HGRID_FORCE_INLINE void box_or_rows(const GridView &g, const Query<Atoms> &q,
+                                             const LevelView &lv, const CellRange &r,
+                                             Partners which, SearchCounters &count, Visit &visit)
+  {
     if constexpr (GATHER) {
       if (which != Partners::Ghosts && num_rows(r) >= kBoxGatherRows) {
         box_gathered(g, q, lv, r, which, count, visit);
@@ -479,10 +488,9 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     rows_of(g, q, lv, r, which, count, visit);
   }
 
-  /// GATHER: the candidates of the box \p r of level \p lv (no search for ghosts only,
-  /// which skips interior cells), gathered row by row (kGatherWidth slots at a time into
-  /// the padding) and checked kBoxCapacity at a time, in the order of rows_of(); a row
-  /// longer than the buffer is checked where it lies.
+  /// GATHER: the candidates of the box \p r of level \p lv, gathered row by row
+  /// (kGatherWidth slots at a time into the padding) and checked kBoxCapacity at a time,
+  /// in the order of rows_of(); a row longer than the buffer is checked where it lies.
   template <class Atoms, class Visit>
   static HGRID_HOST_FORCE_INLINE void
   box_gathered(const GridView &g, const Query<Atoms> &q, const LevelView &lv, const CellRange &r,
