@@ -49,17 +49,16 @@
    same-level rows are copied into a buffer and checked in one loop.  A row of cells
    holds few particles (the finest level about one per cell), so a loop per row ends
    in a branch the processor cannot predict, one per row; with the buffer one per
-   search.  Rows of at most kGatherWidth
-   slots (twice as many on levels of dense rows) are copied that many at a time,
-   without a loop, longer ones kGatherWidth at a time (the slots are padded,
-   CellLists::kPadding).
+   search.  Rows of at most kGatherWidth slots (twice as many on levels of dense rows)
+   are copied that many at a time, without a loop, longer ones kGatherWidth at a time
+   (the slots are padded, CellLists::kPadding).
    Candidates keep the order of the rows.  Half newton-off lists gather their half
    rows the same way (the centre row filtered by j <= i) and read their upper rows,
    ghosts only, row by row: -12 to -24 % per build (3d gas omega 1 and 100, the hopper
    example), -3 to -6 % on a pressed bed; measured slower (+12 to +35 %) while the
    visitor's row length lived in memory (HGRID_FORCE_INLINE).  Full lists filter every
    row (j != i) and keep a loop per row, as the Kokkos builder does (a GPU thread has
-   no room for the buffer).  Every list variant gathers the candidates of a large
+   no room for the buffer).  Every host list variant gathers the candidates of a large
    cross-level box the same way, all its rows before their checks (kBoxGatherRows). */
 
 #ifndef HGRID_PAIR_SEARCH_H
