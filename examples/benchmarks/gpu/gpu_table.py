@@ -83,6 +83,10 @@ def planned_runs(a):
                 yield n, omega, style, a.timeout
 
 
+class MissingBed(Exception):
+    """a bed variant whose data file is not in --beds: the case's row says so, the table goes on"""
+
+
 def variant(style, n, omega, beds):
     """(in.bench style, its extra variables, its environment) of STYLE[+VARIANT...]"""
     name, *options = style.split("+")
@@ -99,7 +103,8 @@ def variant(style, n, omega, beds):
         elif o.startswith("bed"):    # bed or bedSUFFIX (bed_p1e-4: the bed pressed at 1e-4)
             bed = os.path.join(beds, "bed_3d_a-3_w%g_N%d%s.data" % (omega, n, o[3:]))
             if not os.path.exists(bed):
-                sys.exit("gpu_table.py: no bed %s (dense/make_beds.py --n %d --omega %g)" % (bed, n, omega))
+                raise MissingBed("no bed %s (dense/make_beds.py --n %d --omega %g)" % (
+                    os.path.basename(bed), n, omega))
             extra += ["data", bed]
         else:
             sys.exit("gpu_table.py: unknown variant %s of style %s" % (o, style))
@@ -153,11 +158,15 @@ def main():
     started = time.time()
     for n, omega, style, timeout in planned_runs(a):
         case = {"n": n, "omega": omega, "alpha": float(a.alpha), "nu": float(a.nu), "dim": 3}
-        if a.deadline and time.time() - started > a.deadline:
-            r, mb = {"status": "not run (session deadline)"}, 0.0
+        try:
+            name, extra, env = variant(style, n, omega, a.beds)
+            skip = "session deadline" if a.deadline and time.time() - started > a.deadline else ""
+        except MissingBed as e:
+            skip = str(e)
+        if skip:
+            r, mb = {"status": "not run (%s)" % skip}, 0.0
         else:
             args.timeout = timeout
-            name, extra, env = variant(style, n, omega, a.beds)
             with PeakMemory() as peak:
                 r = run_bench.run_one(args, case, name, KK_VARS + extra, workdir, kokkos, env)
             mb = peak.mb
