@@ -251,15 +251,18 @@ seconds_left() {
   [ -n "${HGRID_GPU_END:-}" ] && left=$(( HGRID_GPU_END - $(date +%s) - 10 ))
   echo $(( left > 1 ? left : 1 ))
 }
-# HGRID_GPU_HOSTTHREADS=T: with the kit's CPU lmp, the build on 1 and T threads of the
-# host (threads/run_threads.py, one sample: each core alone, then T threads; hgrid on
-# the omega = 100 gas and stock bin on the monodisperse one, N = 1e5)
+# HGRID_GPU_HOSTTHREADS=T[,T...]: with the kit's CPU lmp, the build on 1 and T threads of
+# the host, for each T in turn (threads/run_threads.py, one sample: each of the T cores
+# alone, then T threads; hgrid on the omega = 100 gas and stock bin on the monodisperse
+# one, N = 1e5), into hostthreads.T.csv and hostthreads.T.log
 if [ -n "${HGRID_GPU_HOSTTHREADS:-}" ] && [ -n "$cpu_lmp" ]; then
-  threads=$(( HGRID_GPU_HOSTTHREADS < $(nproc) ? HGRID_GPU_HOSTTHREADS : $(nproc) ))
-  timeout "$(seconds_left)" python3 "$root/examples/benchmarks/threads/run_threads.py" \
-    --lmp "$cpu_lmp" --threads "$threads" --samples 1 --steps 50 --csv "$out/hostthreads.csv" \
-    --workdir "$build/hostthreads" >"$out/hostthreads.log" 2>&1 || log "host CPU threads: exit $?"
-  log "host CPU threads: $(grep 'median speed-up' "$out/hostthreads.log" | tr '\n' ' ')"
+  for threads in ${HGRID_GPU_HOSTTHREADS//,/ }; do
+    threads=$(( threads < $(nproc) ? threads : $(nproc) ))
+    timeout "$(seconds_left)" python3 "$root/examples/benchmarks/threads/run_threads.py" \
+      --lmp "$cpu_lmp" --threads "$threads" --samples 1 --steps 50 --csv "$out/hostthreads.$threads.csv" \
+      --workdir "$build/hostthreads" >"$out/hostthreads.$threads.log" 2>&1 || log "host CPU threads $threads: exit $?"
+    log "host CPU threads $threads: $(grep 'median speed-up' "$out/hostthreads.$threads.log" | tr '\n' ' ')"
+  done
 fi
 # HGRID_GPU_HOSTCPU=N,N,...: the serial CPU build of this machine's host against N
 # (the kit's CPU lmp, else the CUDA lmp's plain styles, run without -k on), hgrid
