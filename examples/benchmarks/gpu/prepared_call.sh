@@ -30,7 +30,9 @@ if [ "$phase" = 1 ]; then
   export HGRID_GPU_MEMCHECK="45:HGridKokkos.RestartKeepsContactHistory:HGridKokkos.SplitSearchesBuildTheSameRows:*pl100_3d_p_newtoff"
   export HGRID_GPU_RESERVE=0 HGRID_GPU_CASES=$all
 else
-  export HGRID_GPU_KIT=/tmp/gpu-devkit HGRID_GPU_SKIP_TESTS=1 HGRID_GPU_RESERVE=100
+  # the kit call 1 saved where it built; a prebuilt kit carried (.gpu-kit) serves both calls
+  [ -f /tmp/gpu-devkit/prebuilt.tar.gz ] && export HGRID_GPU_KIT=/tmp/gpu-devkit
+  export HGRID_GPU_SKIP_TESTS=1 HGRID_GPU_RESERVE=100
   export HGRID_GPU_CASES=${3:-$all}
   # (set empty before the call, e.g. HGRID_GPU_PROFILE= , a stage is left out)
   export HGRID_GPU_PROFILE=${HGRID_GPU_PROFILE-1000000:100:hgrid,1000000:30:hgrid,1000000:30:bin}
