@@ -3,6 +3,7 @@
 # under a deadline so that a call ends inside its budget:
 #   device run, carry [".gpu-kit"], timeout_s 600:  bash examples/benchmarks/gpu/prepared_call.sh 1 SECONDS
 #   then, on the still warm machine:                bash examples/benchmarks/gpu/prepared_call.sh 2 SECONDS [CASES]
+# When a device is lent: pack_kit.sh (seconds, no build here) and call 1 at once.
 # Call 1 builds where the kit has no prebuilt binaries (pack_kit.sh without --prebuilt:
 # ~5 min on 16 cores) and saves them as a prebuilt kit in /tmp/gpu-devkit; it runs the
 # Kokkos tests, memcheck and the table. Call 2 (HGRID_GPU_KIT=/tmp/gpu-devkit: nothing
