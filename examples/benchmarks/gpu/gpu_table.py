@@ -158,11 +158,13 @@ def main():
     started = time.time()
     for n, omega, style, timeout in planned_runs(a):
         case = {"n": n, "omega": omega, "alpha": float(a.alpha), "nu": float(a.nu), "dim": 3}
+        skip = ""
         try:
             name, extra, env = variant(style, n, omega, a.beds)
-            skip = "session deadline" if a.deadline and time.time() - started > a.deadline else ""
         except MissingBed as e:
             skip = str(e)
+        if not skip and a.deadline and time.time() - started > a.deadline:
+            skip = "session deadline"
         if skip:
             r, mb = {"status": "not run (%s)" % skip}, 0.0
         else:

@@ -16,9 +16,9 @@
 # for the host CPU's serial and threaded builds on the GPU machine (run_gpu.sh's
 # HGRID_GPU_HOSTCPU and HGRID_GPU_HOSTTHREADS).
 # The LAMMPS source is HGRID_LAMMPS_SOURCE (a folder) or the one a configured build of
-# this checkout used (none: build-kit is configured for it, nothing compiled); the Kokkos
-# source HGRID_KOKKOS_SOURCE or the snapshot
-# beside the project (../shared/third_party).
+# this checkout used (none: pristine_lammps.sh configures build-source, compiling
+# nothing); the Kokkos source HGRID_KOKKOS_SOURCE or the snapshot beside the project
+# (../shared/third_party).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 
@@ -118,16 +118,7 @@ fi
 kit=${1:-$root/.gpu-kit}
 
 # --- LAMMPS: the pristine tree a build was patched from, or the folder you name --------
-# (a fresh checkout without one: a build folder configured only, build-kit, whose configure
-# downloads and unpacks LAMMPS in under a minute; nothing is compiled here, so a session
-# that is lent a device can call it with this kit at once)
-if ! lammps=$("$root/src/lammps-patch/pristine_lammps.sh" 2>/dev/null); then
-  echo "pack_kit.sh: no configured build: configuring $root/build-kit for the LAMMPS source"
-  mkdir -p "$root/build-kit"
-  cmake -S "$root" -B "$root/build-kit" -DHGRID_ENABLE_TESTING=OFF -DHGRID_MPI=OFF \
-    >"$root/build-kit/configure.log" 2>&1 || { tail -20 "$root/build-kit/configure.log"; exit 1; }
-  lammps=$("$root/src/lammps-patch/pristine_lammps.sh")
-fi
+lammps=$("$root/src/lammps-patch/pristine_lammps.sh")    # (a fresh checkout: configured only)
 
 # --- Kokkos ------------------------------------------------------------------------------
 kokkos=${HGRID_KOKKOS_SOURCE:-$(ls "$root"/../shared/third_party/kokkos-*.tar.gz 2>/dev/null | head -1 || true)}

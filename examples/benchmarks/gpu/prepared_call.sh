@@ -6,9 +6,10 @@
 # When a device is lent: pack_kit.sh (seconds, no build here) and call 1 at once.
 # Call 1 builds where the kit has no prebuilt binaries (pack_kit.sh without --prebuilt:
 # ~5 min on 16 cores) and saves them as a prebuilt kit in /tmp/gpu-devkit; it runs the
-# Kokkos tests, memcheck and the table. Call 2 (HGRID_GPU_KIT=/tmp/gpu-devkit: nothing
-# built) runs the table rows call 1 had no time for (CASES), the kernel profile, the
-# round trips and, with the time left, the host CPU's serial build against N. A kit packed with --prebuilt makes call 1 build nothing either.
+# Kokkos tests, memcheck and the table. A kit packed with --prebuilt makes call 1 build
+# nothing either. Call 2 (that saved kit, else the carried one: nothing built) runs the
+# table rows call 1 had no time for (CASES), the kernel profile, the round trips and,
+# with the time left, the host CPU's 2-thread build and its serial build against N.
 # 1e6:100:hgrid+topdown (fourth): Top-Down with the split pass on the GPU against the
 # planner's Bottom-Up there (on the host Bottom-Up visits ~4x the cells per atom at
 # omega 100; the GPU chose it for short rows, one pair-kernel thread per row).
