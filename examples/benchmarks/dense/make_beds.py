@@ -13,6 +13,7 @@ atom, the largest sphere's contacts and the overlap ratios. Standard library onl
 
   python3 make_beds.py --lmp ../../../build/lmp --n 10000 --omega 10,100
   python3 make_beds.py --lmp ../../../build/lmp --n 100000 --omega 100 --replicate 5,2,1
+  python3 make_beds.py --lmp LMP --tile DIR/bed_3d_a-3_w100_N100000.data --replicate 5,2,1
   lmp -in ../in.bench -var data $(python3 make_beds.py --lmp LMP --n 10000 --omega 100 --path-only)
 
 The beds are large (about 120 bytes per atom): keep them out of the git tree (the default
@@ -190,6 +191,20 @@ def replicate(args, base, path, reps):
     return stats
 
 
+def tile(args, reps):
+    """--tile BED: BED (and BED.json) repeated by --replicate into BED_r{NX}x{NY}x{NZ}.data,
+    reused where it exists"""
+    if not reps:
+        sys.exit("make_beds: --tile needs --replicate NX,NY,NZ")
+    if not (args.tile.endswith(".data") and os.path.isfile(args.tile)
+            and os.path.isfile(args.tile + ".json")):
+        sys.exit("make_beds: --tile %s: no such bed (NAME.data) with its JSON beside it" % args.tile)
+    path = args.tile[:-len(".data")] + "_r%dx%dx%d.data" % tuple(reps)
+    if args.force or not os.path.exists(path + ".json"):
+        replicate(args, args.tile, path, reps)
+    print(path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lmp", required=True, help="LAMMPS binary with GRANULAR and HGRID")
@@ -208,10 +223,15 @@ def main():
     ap.add_argument("--replicate", metavar="NX,NY,NZ",
                     help="then write the bed repeated NX x NY x NZ times (name _r{NX}x{NY}x{NZ}, "
                          "N times NX*NY*NZ atoms): large beds without hours of packing")
+    ap.add_argument("--tile", metavar="BED",
+                    help="only tile this bed (a data file with its JSON beside it, e.g. one of a "
+                         "GPU kit's beds) by --replicate, next to it; prints the tiled bed's path")
     args = ap.parse_args()
     reps = [int(r) for r in args.replicate.split(",")] if args.replicate else None
     if reps and (len(reps) != 3 or min(reps) < 1):
         sys.exit("make_beds: --replicate takes three positive integers, not %s" % args.replicate)
+    if args.tile:
+        return tile(args, reps)
     os.makedirs(args.cache, exist_ok=True)
     for omega in args.omega.split(","):
         path = os.path.join(args.cache, bed_name(args.n, omega, args.alpha, args.nu, args.seed, args.press))
