@@ -29,6 +29,8 @@ pack_beds() {    # KIT
   mkdir -p "$1/beds"
   for bed in ${HGRID_GPU_KIT_BEDS//,/ }; do
     gzip -c "${HGRID_BEDS_CACHE:-$HOME/.cache/hgrid/beds}/$bed" >"$1/beds/$bed.gz"
+    # its statistics, which run_dense.py reads (host_dense.sh)
+    cp "${HGRID_BEDS_CACHE:-$HOME/.cache/hgrid/beds}/$bed.json" "$1/beds/" 2>/dev/null || true
   done
 }
 

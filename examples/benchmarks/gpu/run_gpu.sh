@@ -23,7 +23,8 @@
 # HGRID_GPU_ROUNDTRIPS (N:OMEGA[:bin/hgrid],...: kk bin's and kk hgrid's round trips per step),
 # HGRID_GPU_TEST_WORDS (the oracle tests again with these neighbor words), HGRID_GPU_MEMCHECK
 # (SECONDS[:GTEST_FILTER]: the tests under compute-sanitizer memcheck), HGRID_GPU_BEDS (the
-# dense beds' folder; default the kit's beds/).
+# dense beds' folder; default the kit's beds/), and the host CPU's stages (HOSTTHREADS,
+# HOSTDENSE, HOSTCPU: see them below).
 # On the lent device (16 cores, H100): pack_kit.sh here, then run with carry .gpu-kit:
 #   bash examples/benchmarks/gpu/run_gpu.sh $OUT
 set -euo pipefail
@@ -179,6 +180,7 @@ beds=${HGRID_GPU_BEDS:-}
 if [ -z "$beds" ] && [ -d "$kit/beds" ]; then
   beds=$build/beds && mkdir -p "$beds"
   for f in "$kit"/beds/*.data.gz; do gunzip -c "$f" >"$beds/$(basename "$f" .gz)"; done
+  cp "$kit"/beds/*.json "$beds/" 2>/dev/null || true    # the beds' statistics (host_dense.sh)
 fi
 table=0
 cases=()
@@ -263,6 +265,21 @@ if [ -n "${HGRID_GPU_HOSTTHREADS:-}" ] && [ -n "$cpu_lmp" ]; then
       --workdir "$build/hostthreads" >"$out/hostthreads.$threads.log" 2>&1 || log "host CPU threads $threads: exit $?"
     log "host CPU threads $threads: $(grep 'median speed-up' "$out/hostthreads.$threads.log" | tr '\n' ' ')"
   done
+fi
+# HGRID_GPU_HOSTDENSE=BED: with the kit's CPU lmp, the kit's 10^5 bed BED (a file name
+# in its beds, JSON beside it) tiled to 10^6 atoms and the best multi against hgrid on it,
+# serial and on 1 and 2 threads, with and without history (host_dense.sh: issue 42's
+# 10x-multi goal on a server's cores), into hostdense.md/.csv/.log; at most
+# HGRID_GPU_HOSTDENSE_S (240) seconds of what is left
+if [ -n "${HGRID_GPU_HOSTDENSE:-}" ] && [ -n "$cpu_lmp" ]; then
+  if [ -z "$beds" ] || [ ! -f "$beds/$HGRID_GPU_HOSTDENSE" ]; then
+    log "host dense: not run (no bed $HGRID_GPU_HOSTDENSE in the kit)"
+  else
+    cap=${HGRID_GPU_HOSTDENSE_S:-240} left=$(seconds_left)
+    [ "$left" -lt "$cap" ] && cap=$left
+    log "$(bash "$here/host_dense.sh" "$cpu_lmp" "$beds/$HGRID_GPU_HOSTDENSE" "$out" \
+      "$build/hostdense" "$cap" 2>&1 | tail -1)"
+  fi
 fi
 # HGRID_GPU_HOSTCPU=N,N,...: the serial CPU build of this machine's host against N
 # (the kit's CPU lmp, else the CUDA lmp's plain styles, run without -k on), hgrid
