@@ -191,18 +191,24 @@ def replicate(args, base, path, reps):
     return stats
 
 
+def tiled(args, base, reps):
+    """the bed base repeated reps times, BASE_r{NX}x{NY}x{NZ}.data, reused where it exists
+    (unless --force): (its path, its statistics, whether it was made now)"""
+    path = base[:-len(".data")] + "_r%dx%dx%d.data" % tuple(reps)
+    if os.path.exists(path + ".json") and not args.force:
+        with open(path + ".json") as f:
+            return path, json.load(f), False
+    return path, replicate(args, base, path, reps), True
+
+
 def tile(args, reps):
-    """--tile BED: BED (and BED.json) repeated by --replicate into BED_r{NX}x{NY}x{NZ}.data,
-    reused where it exists"""
+    """--tile BED: BED (with BED.json) tiled by --replicate next to it; prints the path"""
     if not reps:
         sys.exit("make_beds: --tile needs --replicate NX,NY,NZ")
     if not (args.tile.endswith(".data") and os.path.isfile(args.tile)
             and os.path.isfile(args.tile + ".json")):
         sys.exit("make_beds: --tile %s: no such bed (NAME.data) with its JSON beside it" % args.tile)
-    path = args.tile[:-len(".data")] + "_r%dx%dx%d.data" % tuple(reps)
-    if args.force or not os.path.exists(path + ".json"):
-        replicate(args, args.tile, path, reps)
-    print(path)
+    print(tiled(args, args.tile, reps)[0])
 
 
 def main():
@@ -246,13 +252,8 @@ def main():
             what = "generated"
             st = generate(args, args.n, omega, path)
         if reps:
-            base, path = path, path[:-len(".data")] + "_r%dx%dx%d.data" % tuple(reps)
-            if os.path.exists(path) and not args.force:
-                with open(path + ".json") as f:
-                    st = json.load(f)
-            else:
-                what = "replicated"
-                st = replicate(args, base, path, reps)
+            path, st, made = tiled(args, path, reps)
+            what = "replicated" if made else what
         if args.path_only:
             print(path)
             continue

@@ -18,6 +18,8 @@ rank; the ratios hgrid : best multi per build, Modify : Neigh and remap : Neigh,
 remap is the history fix's own time: Modify less that of the same run without history (the
 `-sf omp` runs clear per-thread forces in Modify too: "hgrid omp T newton off" measures it).
 A run beyond --timeout is recorded as such (bin at omega = 100 takes seconds per build).
+The runs of one bed with one newton setting must list the same pairs: the first that
+does not stops the script (exit 3, "ERROR: runs disagree on the number of pairs").
 --every N rebuilds the list every N steps instead (the whole step of a realistic run, Loop
 per step); --history-newton on (or off,on) adds the history rows with newton on (CPU
 gran/hooke/history supports both; hgrid's newton-on ghosts are only the larger particles
@@ -164,6 +166,32 @@ def main():
             rows.append(row)
             print(" ".join("%s=%s" % kv for kv in row.items()), flush=True)
             write(a, rows)
+            disagree = pairs_disagree(rows)
+            if disagree:    # at once: a run cut short by a timeout still has its check
+                print("ERROR: runs disagree on the number of pairs: %s" % disagree, flush=True)
+                return 3
+    return 0
+
+
+def newton(run):
+    """the newton setting of a row: off for the history rows with newton off, the "newton
+    off" rows and every KOKKOS row (gran/hooke/history/kk), else on"""
+    v = variant(run)
+    return "off" if run.startswith("kk") or v in ("history", "newton off") else "on"
+
+
+def pairs_disagree(rows):
+    """the runs of one bed and newton setting must list the same pairs (as run_bench.py's
+    styles): "" if they do, else each run's count"""
+    groups = {}
+    for r in rows:
+        if r["status"] == "ok":
+            groups.setdefault((r["bed"], newton(r["run"])), []).append(r)
+    for (bed, nw), group in groups.items():
+        if len({r["pairs"] for r in group}) > 1:
+            return "%s, newton %s: %s" % (bed, nw, "; ".join(
+                "%s %s" % (r["run"], r["pairs"]) for r in group))
+    return ""
 
 
 def reference(r):
@@ -226,4 +254,4 @@ def write_md(path, rows):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
