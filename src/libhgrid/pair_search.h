@@ -346,7 +346,11 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   };
 
   /// GATHER: check the candidates of \p b (\p skip filters the first nfiltered) and
-  /// empty it.
+  /// empty it.  Checked one by one, each visited whether kept or not: two passes (the
+  /// batch's distances first, 8 at a time with AVX-512 gathers or by g++'s vectorized
+  /// loop, then a visit per kept candidate) were no faster on a pressed bed (gathers;
+  /// +6-10 % vectorized by g++) and 4-10 % slower on the gas (omega 100, N = 1e5): the
+  /// loop waits on its loads, not on its arithmetic.
   template <class Atoms, class Skip, class Visit>
   static HGRID_HOST_FORCE_INLINE void check(const Query<Atoms> &q, Batch &b, const Skip &skip,
                                             SearchCounters &count, Visit &visit)
