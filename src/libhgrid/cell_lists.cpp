@@ -19,7 +19,10 @@ void CellLists::build(int n, const int *cell, int nthreads)
   // every particle has one slot at most
   if (static_cast<int>(slots_.size()) < n + kPadding) slots_.resize(n + kPadding);
   if (nthreads <= 1) {
-    build_serial(n, cell);
+    if (num_cells() >= kBucketedMinCells)
+      build_bucketed(n, cell);
+    else
+      build_serial(n, cell);
     return;
   }
   if (static_cast<int>(outbox_.size()) < nthreads * nthreads) outbox_.resize(nthreads * nthreads);
@@ -43,6 +46,40 @@ void CellLists::build_serial(int n, const int *cell)
   int *slots = slots_.data();
   for (int i = n - 1; i >= 0; --i)
     if (cell[i] >= 0) slots[--start[cell[i]]] = i;
+}
+
+/// The passes of build_serial() one bucket of 2^kBucketShift cells at a time, the
+/// particles first put in the order of their bucket (index order within it); a
+/// bucket's slots begin after those of the buckets before it
+void CellLists::build_bucketed(int n, const int *cell)
+{
+  const int ncells = num_cells();
+  const int nbuckets = ((ncells - 1) >> kBucketShift) + 1;
+  bucket_start_.assign(static_cast<std::size_t>(nbuckets) + 1, 0);
+  int *bstart = bucket_start_.data();
+  for (int i = 0; i < n; ++i)
+    if (cell[i] >= 0) ++bstart[(cell[i] >> kBucketShift) + 1];
+  for (int b = 0; b < nbuckets; ++b) bstart[b + 1] += bstart[b];
+  const int total = bstart[nbuckets];
+  if (static_cast<int>(entries_.size()) < total) entries_.resize(total);
+  Entry *entries = entries_.data();
+  for (int i = 0; i < n; ++i)
+    if (cell[i] >= 0) entries[bstart[cell[i] >> kBucketShift]++] = {cell[i], i};
+  // bstart[b] is now the end of bucket b: its entries are [end of b - 1, end of b)
+  int *start = start_.data();
+  int *slots = slots_.data();
+  // buckets from the last: the first cells, where the search starts, stay in the cache
+  for (int b = nbuckets - 1; b >= 0; --b) {
+    const int lo = b << kBucketShift;
+    const int hi = lo + (1 << kBucketShift) < ncells ? lo + (1 << kBucketShift) : ncells;
+    const int first = b > 0 ? bstart[b - 1] : 0, last = bstart[b];
+    std::fill(start + lo, start + hi, 0);
+    for (int k = first; k < last; ++k) ++start[entries[k].cell];
+    int run = first;
+    for (int g = lo; g < hi; ++g) start[g] = run += start[g];
+    for (int k = last - 1; k >= first; --k) slots[--start[entries[k].cell]] = entries[k].particle;
+  }
+  start[ncells] = total;
 }
 
 /// Thread \p t of \p nt: the passes of build_serial() on its own cells, reading its own
@@ -108,8 +145,9 @@ int CellLists::owner(int g, int nt) const
 std::size_t CellLists::memory_bytes() const
 {
   std::size_t bytes = sizeof(int) *
-      (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity() +
-       share_lo_.capacity());
+          (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity() +
+           share_lo_.capacity() + bucket_start_.capacity()) +
+      sizeof(Entry) * entries_.capacity();
   for (const Outbox &box : outbox_) bytes += sizeof(Outbox) + sizeof(int) * box.atoms.capacity();
   return bytes;
 }

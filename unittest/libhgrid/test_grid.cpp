@@ -422,6 +422,45 @@ TEST(CellLists, ParticlesInOtherThreadsCellsKeepTheirSlots)
   }
 }
 
+// Grids of at least kBucketedMinCells cells sort bucket by bucket when serial: the same
+// starts and slots as the reference (each cell's particles in index order) and as the
+// threaded passes, with particles left out, empty buckets, a last bucket part full, a
+// crowded cell, storage reused by a smaller and a larger input, and no particles.
+TEST(CellLists, LargeGridsSortBucketByBucketAsTheOtherPasses)
+{
+  using hgrid::CellLists;
+  const int ncells = CellLists::kBucketedMinCells + 12345;
+  const int bucket = 1 << CellLists::kBucketShift;
+  std::mt19937 rng(17);
+  hgrid::CellLists lists;
+  lists.set_levels({ncells - 100, 100});
+  for (const int n : {60000, 1000, 90000, 0}) {
+    std::vector<int> cell(n);
+    for (int i = 0; i < n; ++i) {
+      const int r = static_cast<int>(rng() % 10);
+      int g = r == 0 ? -1 : r == 1 ? 2 * bucket + 5 : static_cast<int>(rng() % ncells);
+      if (g >= 3 * bucket && g < 5 * bucket) g = ncells - 1 - static_cast<int>(rng() % 50);
+      cell[i] = g;    // buckets 3 and 4 stay empty; the last cells, of a part-full bucket, crowd
+    }
+    std::vector<std::vector<int>> in_cell(ncells);
+    for (int i = 0; i < n; ++i)
+      if (cell[i] >= 0) in_cell[cell[i]].push_back(i);
+    std::vector<int> starts(ncells + 1, 0), slots;
+    for (int g = 0; g < ncells; ++g) {
+      starts[g] = static_cast<int>(slots.size());
+      slots.insert(slots.end(), in_cell[g].begin(), in_cell[g].end());
+    }
+    starts[ncells] = static_cast<int>(slots.size());
+    for (int nthreads : {1, 2, 3}) {
+      lists.build(n, cell.data(), nthreads);
+      EXPECT_EQ(std::vector<int>(lists.starts(), lists.starts() + ncells + 1), starts)
+          << n << " particles, " << nthreads << " threads";
+      EXPECT_EQ(std::vector<int>(lists.particles(), lists.particles() + starts.back()), slots)
+          << n << " particles, " << nthreads << " threads";
+    }
+  }
+}
+
 TEST(CellLists, SingleParticleAndEmptyInput)
 {
   hgrid::CellLists lists;
