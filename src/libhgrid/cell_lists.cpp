@@ -33,24 +33,48 @@ void CellLists::build(int n, const int *cell, int nthreads)
   });
 }
 
-/// Count, prefix sum, and the fill in decreasing index order: each end walks back to
-/// its cell's first slot.
-void CellLists::build_serial(int n, const int *cell)
+/// The passes of a counting sort on the cells [\p lo, \p hi), whose slots begin at \p
+/// first_slot: clear, count, prefix sum, and the fill in decreasing index order (each end
+/// walks back to its cell's first slot).  \p each(f) calls f(cell, particle) for the
+/// cells' particles in increasing index order, \p each_back in decreasing.  Returns the
+/// end of the cells' slots.
+template <class Each, class EachBack>
+int CellLists::sort_cells(int lo, int hi, int first_slot, const Each &each,
+                          const EachBack &each_back)
 {
   int *start = start_.data();
-  std::fill(start_.begin(), start_.end(), 0);
-  for (int i = 0; i < n; ++i)
-    if (cell[i] >= 0) ++start[cell[i]];
-  int total = 0;
-  for (int &s : start_) s = total += s;    // start_[g] = end of cell g; last: the total
   int *slots = slots_.data();
-  for (int i = n - 1; i >= 0; --i)
-    if (cell[i] >= 0) slots[--start[cell[i]]] = i;
+  std::fill(start + lo, start + hi, 0);
+  each([start](int g, int) {
+    ++start[g];
+  });
+  int run = first_slot;
+  for (int g = lo; g < hi; ++g) start[g] = run += start[g];    // start[g] = end of cell g
+  each_back([start, slots](int g, int i) {
+    slots[--start[g]] = i;
+  });
+  return run;
 }
 
-/// The passes of build_serial() one bucket of 2^kBucketShift cells at a time, the
-/// particles first put in the order of their bucket (index order within it); a
-/// bucket's slots begin after those of the buckets before it
+/// All cells at once, reading the particles' cells where they are.
+void CellLists::build_serial(int n, const int *cell)
+{
+  const int ncells = num_cells();
+  start_[ncells] = sort_cells(
+      0, ncells, 0,
+      [n, cell](auto f) {
+        for (int i = 0; i < n; ++i)
+          if (cell[i] >= 0) f(cell[i], i);
+      },
+      [n, cell](auto f) {
+        for (int i = n - 1; i >= 0; --i)
+          if (cell[i] >= 0) f(cell[i], i);
+      });
+}
+
+/// One bucket of 2^kBucketShift cells at a time, the particles first put in the order of
+/// their bucket (index order within it); a bucket's slots begin after those of the
+/// buckets before it
 void CellLists::build_bucketed(int n, const int *cell)
 {
   const int ncells = num_cells();
@@ -65,21 +89,22 @@ void CellLists::build_bucketed(int n, const int *cell)
   Entry *entries = entries_.data();
   for (int i = 0; i < n; ++i)
     if (cell[i] >= 0) entries[bstart[cell[i] >> kBucketShift]++] = {cell[i], i};
-  // bstart[b] is now the end of bucket b: its entries are [end of b - 1, end of b)
-  int *start = start_.data();
-  int *slots = slots_.data();
-  // buckets from the last: the first cells, where the search starts, stay in the cache
+  // bstart[b] is now the end of bucket b, the start of bucket b + 1.  Buckets from the
+  // last: the first cells, where the search starts, stay in the cache
   for (int b = nbuckets - 1; b >= 0; --b) {
     const int lo = b << kBucketShift;
-    const int hi = lo + (1 << kBucketShift) < ncells ? lo + (1 << kBucketShift) : ncells;
+    const int hi = std::min(lo + (1 << kBucketShift), ncells);
     const int first = b > 0 ? bstart[b - 1] : 0, last = bstart[b];
-    std::fill(start + lo, start + hi, 0);
-    for (int k = first; k < last; ++k) ++start[entries[k].cell];
-    int run = first;
-    for (int g = lo; g < hi; ++g) start[g] = run += start[g];
-    for (int k = last - 1; k >= first; --k) slots[--start[entries[k].cell]] = entries[k].particle;
+    sort_cells(
+        lo, hi, first,
+        [entries, first, last](auto f) {
+          for (int k = first; k < last; ++k) f(entries[k].cell, entries[k].particle);
+        },
+        [entries, first, last](auto f) {
+          for (int k = last - 1; k >= first; --k) f(entries[k].cell, entries[k].particle);
+        });
   }
-  start[ncells] = total;
+  start_[ncells] = total;
 }
 
 /// Thread \p t of \p nt: the passes of build_serial() on its own cells, reading its own

@@ -98,6 +98,8 @@ class CellLists {
   std::vector<int> share_lo_;     // first cell of each thread's share; last: num_cells()
   Outbox &outbox(int from, int to, int nt) { return outbox_[from * nt + to]; }
 
+  template <class Each, class EachBack>
+  int sort_cells(int lo, int hi, int first_slot, const Each &each, const EachBack &each_back);
   void build_serial(int n, const int *cell);
   void build_bucketed(int n, const int *cell);
   struct Entry {
