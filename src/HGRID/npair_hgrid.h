@@ -196,6 +196,7 @@ class NPairHGrid : public NPairHGridBase {
   std::vector<int> ghost_start, ghost_partner;
   std::vector<std::vector<std::pair<int, int>>> ghost_found;    // (owned, ghost) pairs by range
   std::vector<hgrid::SearchCounters> range_work;                // the search's work by range
+  hgrid::AffineQueue ghost_queue;    // the ranges, each thread's own share first
   void finish_build(class NeighList *list, const hgrid::SearchCounters &count, double start_time);
 };
 
