@@ -221,7 +221,12 @@ void NBinHGrid::bin_atoms()
 }
 
 /* ----------------------------------------------------------------------
-   atoms first..last-1 into their cells (atom2cell), -1 for those not binned
+   atoms first..last-1 into their cells (atom2cell), -1 for those not binned.
+   The owned atoms, the owned ones outside the include group and the ghosts in
+   loops of their own, the cells stored through a restrict pointer (so the level
+   views stay in registers): N = 1e5, omega 100, this phase 0.77-0.82 -> 0.62-0.66
+   ms on one thread, 0.61-0.65 -> 0.32-0.33 ms on two (four interleaved pairs
+   each; Neigh -3 to -7 % on two threads), against one loop testing each atom
 ------------------------------------------------------------------------- */
 
 NBinHGrid::Scan NBinHGrid::bin_share(int first, int last)
@@ -234,27 +239,34 @@ NBinHGrid::Scan NBinHGrid::bin_share(int first, int last)
   const int bitmask = includegroup ? group->bitmask[includegroup] : 0;
   const hgrid::Layout &layout = planner->plan().layout;
   const double skin = planner->skin();
+  const hgrid::LevelView *level_view = views.data();
+  // restrict: the stores of cells do not change the views, which stay in registers
+  int *__restrict cell_of = atom2cell;
   Scan scan = Scan::none();
-  for (int i = first; i < last; i++) {
-    atom2cell[i] = -1;
-    if (i >= nowned && i < nlocal) continue;
-    if (i >= nlocal && includegroup && !(mask[i] & bitmask)) continue;
-    if (i < nowned)
-      for (int d = 0; d < 3; d++) {
-        scan.lo[d] = MIN(scan.lo[d], x[i][d]);
-        scan.hi[d] = MAX(scan.hi[d], x[i][d]);
-      }
+  // the global cell of atom i, -1 (noted in scan) above the top level or off its window
+  const auto bin = [&](int i) {
     const int level = hgrid::level_of(layout, 2.0 * radius[i] + skin);
     if (level < 0) {
       scan.outgrown = i;
-      continue;
+      return -1;
     }
-    const int cell = views[level].index_of(x[i]);
-    if (cell >= 0)
-      atom2cell[i] = views[level].first_cell + cell;
-    else if (i < nlocal)
-      scan.outside = i;
+    const int cell = level_view[level].index_of(x[i]);
+    if (cell >= 0) return level_view[level].first_cell + cell;
+    if (i < nlocal) scan.outside = i;
+    return -1;
+  };
+  const int owned_end = MIN(last, nowned);
+  for (int i = first; i < owned_end; i++) {
+    for (int d = 0; d < 3; d++) {
+      scan.lo[d] = MIN(scan.lo[d], x[i][d]);
+      scan.hi[d] = MAX(scan.hi[d], x[i][d]);
+    }
+    cell_of[i] = bin(i);
   }
+  // owned atoms outside the include group are not binned
+  for (int i = MAX(first, nowned); i < MIN(last, nlocal); i++) cell_of[i] = -1;
+  for (int i = MAX(first, nlocal); i < last; i++)
+    cell_of[i] = (includegroup && !(mask[i] & bitmask)) ? -1 : bin(i);
   return scan;
 }
 
