@@ -198,9 +198,12 @@ void NBinHGrid::bin_atoms()
   const int nowned = includegroup ? atom->nfirst : nlocal;
   const int nthreads = comm->nthreads;
   scans.assign(nthreads, Scan::none());    // a region may get fewer threads
+  // each thread its part of the owned atoms and its part of the ghosts, as the cell
+  // lists read them
   hgrid::on_threads(nthreads, [&](int t, int nt) {
-    const hgrid::Share s = hgrid::share_of(nall, t, nt);
-    scans[t] = bin_share(s.lo, s.hi);
+    const hgrid::SplitShare s = hgrid::split_share_of(nall, nlocal, t, nt);
+    scans[t] = bin_share(s.part[0].lo, s.part[0].hi);
+    scans[t].merge(bin_share(s.part[1].lo, s.part[1].hi));
   });
   time = planner->end_phase(HGridPlanner::PHASE_CELLS, time);
   Scan all = scans[0];
@@ -210,7 +213,7 @@ void NBinHGrid::bin_atoms()
   if (outgrown >= 0) exceeds_top_level(radius[outgrown]);
   if (outside >= 0)
     error->one(FLERR, Error::NOLASTLINE, "Neighbor hgrid: owned atom outside its grid window");
-  cells.build(nall, atom2cell, nthreads);
+  cells.build(nall, nlocal, atom2cell, nthreads);
   planner->end_phase(HGridPlanner::PHASE_SORT, time);
   // a ghost's search for owned partners reads only the cells of owned atoms
   // (PairSearch::owned_below); triclinic boxes keep every cell

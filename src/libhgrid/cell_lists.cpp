@@ -14,7 +14,7 @@ void CellLists::set_levels(const std::vector<int> &cells_per_level)
   slots_.clear();
 }
 
-void CellLists::build(int n, const int *cell, int nthreads)
+void CellLists::build(int n, int nfirst, const int *cell, int nthreads)
 {
   // every particle has one slot at most
   if (static_cast<int>(slots_.size()) < n + kPadding) slots_.resize(n + kPadding);
@@ -29,7 +29,7 @@ void CellLists::build(int n, const int *cell, int nthreads)
   share_sum_.assign(nthreads, 0);
   share_lo_.resize(nthreads + 1);
   on_threads(nthreads, [&](int t, int nt) {
-    build_share(n, cell, t, nt);
+    build_share(n, nfirst, cell, t, nt);
   });
 }
 
@@ -108,24 +108,28 @@ void CellLists::build_bucketed(int n, const int *cell)
 }
 
 /// Thread \p t of \p nt: the passes of build_serial() on its own cells, reading its own
-/// share of the particles and the outboxes sent to it.
-void CellLists::build_share(int n, const int *cell, int t, int nt)
+/// share of the particles (two parts, split_share_of()) and the outboxes sent to it.
+void CellLists::build_share(int n, int nfirst, const int *cell, int t, int nt)
 {
   int *start = start_.data();
   int *slots = slots_.data();
   const CellShare mine = cell_share(t, nt);
-  const Share atoms = share_of(n, t, nt);
+  const SplitShare atoms = split_share_of(n, nfirst, t, nt);
   std::fill(start + mine.lo, start + mine.hi, 0);
   for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
   if (t == 0)    // the first cell of every thread's share, for owner()
     for (int u = 0; u <= nt; ++u) share_lo_[u] = share_of(num_cells(), u, nt).lo;
   barrier(nt);
-  for (int i = atoms.lo; i < atoms.hi; ++i) {
-    const int g = cell[i];
-    if (mine.holds(g))
-      ++start[g];
-    else if (g >= 0)
-      outbox(t, owner(g, nt), nt).atoms.push_back(i);
+  for (int p = 0; p < 2; ++p) {
+    for (int i = atoms.part[p].lo; i < atoms.part[p].hi; ++i) {
+      const int g = cell[i];
+      if (mine.holds(g))
+        ++start[g];
+      else if (g >= 0)
+        outbox(t, owner(g, nt), nt).atoms.push_back(i);
+    }
+    if (p == 0)
+      for (int u = 0; u < nt; ++u) outbox(t, u, nt).nfirst = outbox(t, u, nt).atoms.size();
   }
   barrier(nt);
   for (int u = 0; u < nt; ++u)
@@ -141,15 +145,37 @@ void CellLists::build_share(int n, const int *cell, int t, int nt)
   for (int u = 0; u < t; ++u) run += share_sum_[u];
   for (int g = mine.lo; g < mine.hi; ++g) start[g] = run += start[g];
   if (t == nt - 1) start[num_cells()] = run;
+  fill_back(cell, atoms, mine, t, nt);
+}
 
-  // fill in decreasing index order: the later shares' particles, my own, the earlier ones'
-  const auto fill_back = [&](const std::vector<int> &from) {
-    for (auto k = from.rbegin(); k != from.rend(); ++k) slots[--start[cell[*k]]] = *k;
+/// The fill of thread \p t's cells \p mine in decreasing index order: of each part (the
+/// second first), the later threads' particles in it (their outboxes), my own, the
+/// earlier threads'.
+void CellLists::fill_back(const int *cell, const SplitShare &atoms, const CellShare &mine, int t,
+                          int nt)
+{
+  int *start = start_.data();
+  int *slots = slots_.data();
+  const auto fill = [&](const int *begin, const int *end) {
+    for (const int *k = end; k != begin;) {
+      --k;
+      slots[--start[cell[*k]]] = *k;
+    }
   };
-  for (int u = nt - 1; u > t; --u) fill_back(outbox(u, t, nt).atoms);
-  for (int i = atoms.hi - 1; i >= atoms.lo; --i)
-    if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
-  for (int u = t - 1; u >= 0; --u) fill_back(outbox(u, t, nt).atoms);
+  for (int p = 1; p >= 0; --p)
+    for (int u = nt - 1; u >= 0; --u) {
+      if (u == t) {
+        for (int i = atoms.part[p].hi - 1; i >= atoms.part[p].lo; --i)
+          if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
+        continue;
+      }
+      const Outbox &box = outbox(u, t, nt);
+      const int *first = box.atoms.data();
+      if (p == 0)
+        fill(first, first + box.nfirst);
+      else
+        fill(first + box.nfirst, first + box.atoms.size());
+    }
 }
 
 /// Thread \p t's share of the cells, of \p nt threads.

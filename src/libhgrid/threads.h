@@ -69,6 +69,19 @@ inline Share share_of(long long n, int t, int nt)
   return {static_cast<int>(n * t / nt), static_cast<int>(n * (t + 1) / nt)};
 }
 
+/// Thread \p t's parts of 0 .. n-1 split at \p nfirst, each range shared among the \p nt
+/// threads as by share_of(): its part of 0 .. nfirst-1 (owned atoms), then its part of
+/// nfirst .. n-1 (ghosts), so that every thread has some of both.
+struct SplitShare {
+  Share part[2];
+};
+inline SplitShare split_share_of(long long n, long long nfirst, int t, int nt)
+{
+  const Share a = share_of(nfirst, t, nt), b = share_of(n - nfirst, t, nt);
+  const int offset = static_cast<int>(nfirst);
+  return {{a, {offset + b.lo, offset + b.hi}}};
+}
+
 /// Items 0 .. n-1 shared among the nt threads of a region by affinity: thread t first
 /// takes the items of its own contiguous share, in order, then helps the other threads
 /// with what is left of theirs (from their next item on).  A thread thus works on the

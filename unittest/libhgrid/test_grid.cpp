@@ -319,6 +319,34 @@ TEST(AffineQueue, EveryItemOnceAndOwnShareFirst)
   }
 }
 
+// the binning's and the cell lists' shares of owned atoms and ghosts: every index once,
+// each thread's first part among the first nfirst, its second among the rest, the
+// threads' parts in index order
+TEST(SplitShare, EveryIndexOnceAndPartsInOrder)
+{
+  for (int n : {0, 1, 7, 100}) {
+    for (int nfirst : {0, n / 3, n}) {
+      for (int nt : {1, 2, 3, 8}) {
+        std::vector<int> seen(n, 0);
+        int next[2] = {0, nfirst};
+        for (int t = 0; t < nt; ++t) {
+          const hgrid::SplitShare s = hgrid::split_share_of(n, nfirst, t, nt);
+          for (int p = 0; p < 2; ++p) {
+            EXPECT_EQ(s.part[p].lo, next[p]) << n << " " << nfirst << " " << nt << " " << t;
+            for (int i = s.part[p].lo; i < s.part[p].hi; ++i) ++seen[i];
+            next[p] = std::max(next[p], s.part[p].hi);
+          }
+          EXPECT_LE(s.part[0].hi, nfirst);
+          EXPECT_GE(s.part[1].lo, nfirst);
+        }
+        EXPECT_EQ(next[0], nfirst);
+        EXPECT_EQ(next[1], n);
+        for (int i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << "index " << i;
+      }
+    }
+  }
+}
+
 TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
 {
   const int n = 5000;
@@ -392,7 +420,9 @@ TEST(CellLists, CountingSortKeepsIndexOrderPerCell)
 // Particles mostly in the cells of the thread that reads them, as after LAMMPS' atom
 // sort (cells rising with the index), some in other threads' cells, some left out,
 // and fewer particles than threads: the slots are each cell's particles in index order
-// (the reference below), whatever the number of threads.
+// (the reference below), whatever the number of threads and wherever the threads'
+// shares split the particles in two parts (owned atoms and ghosts: none, a third, all
+// of them in the first part).
 TEST(CellLists, ParticlesInOtherThreadsCellsKeepTheirSlots)
 {
   std::mt19937 rng(11);
@@ -412,13 +442,17 @@ TEST(CellLists, ParticlesInOtherThreadsCellsKeepTheirSlots)
     starts[ncells] = static_cast<int>(slots.size());
     hgrid::CellLists lists;
     lists.set_levels({ncells - 1, 1});
-    for (int nthreads = 1; nthreads <= 7; ++nthreads) {
-      lists.build(n, cell.data(), nthreads);
-      EXPECT_EQ(std::vector<int>(lists.starts(), lists.starts() + ncells + 1), starts)
-          << n << " particles, " << nthreads << " threads";
-      EXPECT_EQ(std::vector<int>(lists.particles(), lists.particles() + starts.back()), slots)
-          << n << " particles, " << nthreads << " threads";
-    }
+    for (int nthreads = 1; nthreads <= 7; ++nthreads)
+      for (const int nfirst : {n, n / 3, 0}) {
+        if (nfirst == n)
+          lists.build(n, cell.data(), nthreads);
+        else
+          lists.build(n, nfirst, cell.data(), nthreads);
+        EXPECT_EQ(std::vector<int>(lists.starts(), lists.starts() + ncells + 1), starts)
+            << n << " particles, " << nthreads << " threads, split at " << nfirst;
+        EXPECT_EQ(std::vector<int>(lists.particles(), lists.particles() + starts.back()), slots)
+            << n << " particles, " << nthreads << " threads, split at " << nfirst;
+      }
   }
 }
 
