@@ -18,11 +18,9 @@ void CellLists::build(int n, int nfirst, const int *cell, int nthreads)
 {
   // every particle has one slot at most
   if (static_cast<int>(slots_.size()) < n + kPadding) slots_.resize(n + kPadding);
+  if (static_cast<int>(scratch_.size()) < nthreads) scratch_.resize(nthreads);
   if (nthreads <= 1) {
-    if (num_cells() >= kBucketedMinCells)
-      build_bucketed(n, cell);
-    else
-      build_serial(n, cell);
+    build_serial(n, cell);
     return;
   }
   if (static_cast<int>(outbox_.size()) < nthreads * nthreads) outbox_.resize(nthreads * nthreads);
@@ -60,43 +58,46 @@ int CellLists::sort_cells(int lo, int hi, int first_slot, const Each &each,
 void CellLists::build_serial(int n, const int *cell)
 {
   const int ncells = num_cells();
-  start_[ncells] = sort_cells(
-      0, ncells, 0,
-      [n, cell](auto f) {
-        for (int i = 0; i < n; ++i)
-          if (cell[i] >= 0) f(cell[i], i);
-      },
-      [n, cell](auto f) {
-        for (int i = n - 1; i >= 0; --i)
-          if (cell[i] >= 0) f(cell[i], i);
-      });
+  const auto each = [n, cell](auto f) {
+    for (int i = 0; i < n; ++i)
+      if (cell[i] >= 0) f(cell[i], i);
+  };
+  if (ncells >= kBucketedMinCells) {
+    start_[ncells] = sort_bucketed(0, ncells, 0, each, scratch_[0]);
+    return;
+  }
+  start_[ncells] = sort_cells(0, ncells, 0, each, [n, cell](auto f) {
+    for (int i = n - 1; i >= 0; --i)
+      if (cell[i] >= 0) f(cell[i], i);
+  });
 }
 
-/// One bucket of 2^kBucketShift cells at a time, the particles first put in the order of
-/// their bucket (index order within it); a bucket's slots begin after those of the
-/// buckets before it
-void CellLists::build_bucketed(int n, const int *cell)
+/// sort_cells() one bucket of 2^kBucketShift cells of [\p lo, \p hi) at a time, the
+/// particles first put in the order of their bucket (index order within it, as \p
+/// each gives them) in \p scratch; a bucket's slots begin after those of the buckets
+/// before it.  Returns the end of the cells' slots.
+template <class Each>
+int CellLists::sort_bucketed(int lo, int hi, int first_slot, const Each &each, Scratch &scratch)
 {
-  const int ncells = num_cells();
-  const int nbuckets = ((ncells - 1) >> kBucketShift) + 1;
-  bucket_start_.assign(static_cast<std::size_t>(nbuckets) + 1, 0);
-  int *bstart = bucket_start_.data();
-  for (int i = 0; i < n; ++i)
-    if (cell[i] >= 0) ++bstart[(cell[i] >> kBucketShift) + 1];
+  const int nbuckets = ((hi - lo - 1) >> kBucketShift) + 1;
+  scratch.bucket_start.assign(static_cast<std::size_t>(nbuckets) + 1, 0);
+  int *bstart = scratch.bucket_start.data();
+  each([bstart, lo](int g, int) {
+    ++bstart[((g - lo) >> kBucketShift) + 1];
+  });
   for (int b = 0; b < nbuckets; ++b) bstart[b + 1] += bstart[b];
   const int total = bstart[nbuckets];
-  if (static_cast<int>(entries_.size()) < total) entries_.resize(total);
-  Entry *entries = entries_.data();
-  for (int i = 0; i < n; ++i)
-    if (cell[i] >= 0) entries[bstart[cell[i] >> kBucketShift]++] = {cell[i], i};
+  if (static_cast<int>(scratch.entries.size()) < total) scratch.entries.resize(total);
+  Entry *entries = scratch.entries.data();
+  each([bstart, entries, lo](int g, int i) {
+    entries[bstart[(g - lo) >> kBucketShift]++] = {g, i};
+  });
   // bstart[b] is now the end of bucket b, the start of bucket b + 1.  Buckets from the
   // last: the first cells, where the search starts, stay in the cache
   for (int b = nbuckets - 1; b >= 0; --b) {
-    const int lo = b << kBucketShift;
-    const int hi = std::min(lo + (1 << kBucketShift), ncells);
     const int first = b > 0 ? bstart[b - 1] : 0, last = bstart[b];
     sort_cells(
-        lo, hi, first,
+        lo + (b << kBucketShift), std::min(lo + ((b + 1) << kBucketShift), hi), first_slot + first,
         [entries, first, last](auto f) {
           for (int k = first; k < last; ++k) f(entries[k].cell, entries[k].particle);
         },
@@ -104,27 +105,28 @@ void CellLists::build_bucketed(int n, const int *cell)
           for (int k = last - 1; k >= first; --k) f(entries[k].cell, entries[k].particle);
         });
   }
-  start_[ncells] = total;
+  return first_slot + total;
 }
 
-/// Thread \p t of \p nt: the passes of build_serial() on its own cells, reading its own
-/// share of the particles (two parts, split_share_of()) and the outboxes sent to it.
+/// Thread \p t of \p nt: its own share of the particles (two parts, split_share_of())
+/// read once, those in other threads' cells sent to them; then the sort of its cells
+/// (sort_cells(), or sort_bucketed() for a share of kBucketedMinCells cells or more) over
+/// its particles in them and those sent to it, in index order: of each part, the earlier
+/// threads' (their outboxes), its own, the later threads'.
 void CellLists::build_share(int n, int nfirst, const int *cell, int t, int nt)
 {
-  int *start = start_.data();
-  int *slots = slots_.data();
   const CellShare mine = cell_share(t, nt);
   const SplitShare atoms = split_share_of(n, nfirst, t, nt);
-  std::fill(start + mine.lo, start + mine.hi, 0);
   for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
   if (t == 0)    // the first cell of every thread's share, for owner()
     for (int u = 0; u <= nt; ++u) share_lo_[u] = share_of(num_cells(), u, nt).lo;
   barrier(nt);
+  int count = 0;
   for (int p = 0; p < 2; ++p) {
     for (int i = atoms.part[p].lo; i < atoms.part[p].hi; ++i) {
       const int g = cell[i];
       if (mine.holds(g))
-        ++start[g];
+        ++count;
       else if (g >= 0)
         outbox(t, owner(g, nt), nt).atoms.push_back(i);
     }
@@ -133,49 +135,47 @@ void CellLists::build_share(int n, int nfirst, const int *cell, int t, int nt)
   }
   barrier(nt);
   for (int u = 0; u < nt; ++u)
-    if (u != t)
-      for (int i : outbox(u, t, nt).atoms) ++start[cell[i]];
-
-  // prefix sum: the particles in my cells, then my cells' ends after the earlier shares'
-  int sum = 0;
-  for (int g = mine.lo; g < mine.hi; ++g) sum += start[g];
-  share_sum_[t] = sum;
+    if (u != t) count += outbox(u, t, nt).atoms.size();
+  share_sum_[t] = count;
   barrier(nt);
-  int run = 0;
+  int run = 0;    // my cells' slots come after the earlier shares'
   for (int u = 0; u < t; ++u) run += share_sum_[u];
-  for (int g = mine.lo; g < mine.hi; ++g) start[g] = run += start[g];
-  if (t == nt - 1) start[num_cells()] = run;
-  fill_back(cell, atoms, mine, t, nt);
-}
 
-/// The fill of thread \p t's cells \p mine in decreasing index order: of each part (the
-/// second first), the later threads' particles in it (their outboxes), my own, the
-/// earlier threads'.
-void CellLists::fill_back(const int *cell, const SplitShare &atoms, const CellShare &mine, int t,
-                          int nt)
-{
-  int *start = start_.data();
-  int *slots = slots_.data();
-  const auto fill = [&](const int *begin, const int *end) {
-    for (const int *k = end; k != begin;) {
-      --k;
-      slots[--start[cell[*k]]] = *k;
-    }
-  };
-  for (int p = 1; p >= 0; --p)
-    for (int u = nt - 1; u >= 0; --u) {
-      if (u == t) {
-        for (int i = atoms.part[p].hi - 1; i >= atoms.part[p].lo; --i)
-          if (mine.holds(cell[i])) slots[--start[cell[i]]] = i;
-        continue;
+  // my particles: (part, thread) pieces in index order, or in reverse
+  const auto piece = [&](int p, int u, bool back, auto f) {
+    if (u == t) {
+      const Share own = atoms.part[p];
+      if (back) {
+        for (int i = own.hi - 1; i >= own.lo; --i)
+          if (mine.holds(cell[i])) f(cell[i], i);
+      } else {
+        for (int i = own.lo; i < own.hi; ++i)
+          if (mine.holds(cell[i])) f(cell[i], i);
       }
-      const Outbox &box = outbox(u, t, nt);
-      const int *first = box.atoms.data();
-      if (p == 0)
-        fill(first, first + box.nfirst);
-      else
-        fill(first + box.nfirst, first + box.atoms.size());
+      return;
     }
+    const Outbox &box = outbox(u, t, nt);
+    const int *from = box.atoms.data() + (p == 0 ? 0 : box.nfirst);
+    const int *to = box.atoms.data() + (p == 0 ? box.nfirst : box.atoms.size());
+    if (back)
+      for (const int *k = to; k != from;) --k, f(cell[*k], *k);
+    else
+      for (const int *k = from; k != to; ++k) f(cell[*k], *k);
+  };
+  const auto each = [&](auto f) {
+    for (int p = 0; p < 2; ++p)
+      for (int u = 0; u < nt; ++u) piece(p, u, false, f);
+  };
+  int end;
+  if (mine.hi - mine.lo >= kBucketedMinCells) {
+    end = sort_bucketed(mine.lo, mine.hi, run, each, scratch_[t]);
+  } else {
+    end = sort_cells(mine.lo, mine.hi, run, each, [&](auto f) {
+      for (int p = 1; p >= 0; --p)
+        for (int u = nt - 1; u >= 0; --u) piece(p, u, true, f);
+    });
+  }
+  if (t == nt - 1) start_[num_cells()] = end;
 }
 
 /// Thread \p t's share of the cells, of \p nt threads.
@@ -196,10 +196,12 @@ int CellLists::owner(int g, int nt) const
 std::size_t CellLists::memory_bytes() const
 {
   std::size_t bytes = sizeof(int) *
-          (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity() +
-           share_lo_.capacity() + bucket_start_.capacity()) +
-      sizeof(Entry) * entries_.capacity();
+      (offset_.capacity() + start_.capacity() + slots_.capacity() + share_sum_.capacity() +
+       share_lo_.capacity());
   for (const Outbox &box : outbox_) bytes += sizeof(Outbox) + sizeof(int) * box.atoms.capacity();
+  for (const Scratch &s : scratch_)
+    bytes += sizeof(Scratch) + sizeof(int) * s.bucket_start.capacity() +
+        sizeof(Entry) * s.entries.capacity();
   return bytes;
 }
 

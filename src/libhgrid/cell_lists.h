@@ -8,20 +8,22 @@
    particles therefore appear in increasing index order (owned particles before
    ghosts, as LAMMPS' same-bin tie-break needs), and consecutive cells of a row
    are one contiguous slot range.  Storage is reused; nothing is allocated once
-   it has grown.  With OpenMP each thread owns a contiguous share of the cells
-   (counts, prefix sum, fill) and reads only its own share of the particles, the
-   one it binned (its part of the owned atoms and its part of the ghosts: with one
-   contiguous share the last thread read every ghost, whose cells lie scattered
-   along the window's faces, and its fill took twice as long as the first one's;
-   N = 1e5, omega 100, 2 threads, eight interleaved pairs: the sort -1 to -17 %
-   in six, Neigh lower in six): a particle in another thread's cells goes to that thread through
-   an outbox (thread t's particles for thread u, in index order), so that each
-   thread reads n / threads particles plus the ones sent to it, not all n.  The
-   owner fills its cells in decreasing index order, taking the outboxes of later
-   shares first, its own share, then the earlier shares' outboxes, so that the
-   slots do not depend on the number of threads.  A serial sort over more cells than
-   a core's cache holds goes bucket by bucket of cells (kBucketedMinCells), with the
-   same slots. */
+   it has grown.
+
+   With OpenMP each thread owns a contiguous share of the cells (counts, prefix
+   sum, fill) and reads only its own share of the particles, the one it binned:
+   its part of the owned atoms and its part of the ghosts (with one contiguous
+   share the last thread read every ghost, whose cells lie scattered along the
+   window's faces, and its fill took twice as long as the first one's; N = 1e5,
+   omega 100, 2 threads, eight interleaved pairs: the sort -1 to -17 % in six,
+   Neigh lower in six).  A particle in another thread's cells goes to that thread
+   through an outbox (thread t's particles for thread u, in index order), so that
+   each thread reads n / threads particles plus the ones sent to it, not all n.
+   The owner takes its particles in index order: of each part, the earlier
+   shares' outboxes, its own, the later shares' outboxes, so that the slots do not
+   depend on the number of threads.  A sort over more cells than a core's cache
+   holds (serial, or a thread's share) goes bucket by bucket of cells
+   (kBucketedMinCells), with the same slots. */
 
 #ifndef HGRID_CELL_LISTS_H
 #define HGRID_CELL_LISTS_H
@@ -31,24 +33,24 @@
 
 namespace hgrid {
 
-struct SplitShare;
-
 class CellLists {
  public:
   /// Slots readable past the last particle (their contents undefined), so that a
   /// reader may copy a short range a fixed number of slots at a time.
   static constexpr int kPadding = 8;
   /// A serial build over at least this many cells (4 MiB of starts, more than a core's
-  /// cache) sorts bucket by bucket (build_bucketed): the particles are first put in
-  /// the order of their bucket of 2^kBucketShift consecutive cells (cell and index, 8
-  /// bytes each), then each bucket's cells are cleared, counted, summed and filled while
-  /// they are in the cache.  The plain passes increment and fill cells scattered over
-  /// the whole array (the particles follow a Morton curve, the cells rows), a miss per
-  /// particle in each pass once the array outgrows the cache.  N = 1e6, omega 100, one
-  /// core (in.bench, phase timer, three interleaved pairs): 3d gas, 3.4e6 cells, the
-  /// sort 9.2-9.4 -> 6.2 ms per build, Neigh -2 to -5 %; pressed bed (tiled 5 x 2 x 1)
-  /// 8.3-8.4 -> 6.7-7.0 ms, Neigh -1 to -4 %.  Buckets of 2^13 and 2^17 cells: 6.4-6.5
-  /// and 7.9-8.1 ms on the gas.
+  /// cache), or a thread's share of as many, sorts bucket by bucket (sort_bucketed):
+  /// the particles are first put in the order of their bucket of 2^kBucketShift
+  /// consecutive cells (cell and index, 8 bytes each), then each bucket's cells are
+  /// cleared, counted, summed and filled while they are in the cache.  The plain passes
+  /// increment and fill cells scattered over the whole array (the particles follow a
+  /// Morton curve, the cells rows), a miss per particle in each pass once the array
+  /// outgrows the cache.  N = 1e6, omega 100, one core (in.bench, phase timer, three
+  /// interleaved pairs): 3d gas, 3.4e6 cells, the sort 9.2-9.4 -> 6.2 ms per build,
+  /// Neigh -2 to -5 %; pressed bed (tiled 5 x 2 x 1) 8.3-8.4 -> 6.7-7.0 ms, Neigh -1 to
+  /// -4 %.  Buckets of 2^13 and 2^17 cells: 6.4-6.5 and 7.9-8.1 ms on the gas.  The
+  /// same gas on 2 threads (shares of 1.7e6 cells, two interleaved pairs): the sort
+  /// 9.5-10.1 -> 5.8-6.0 ms, Neigh -1 to -2.5 %.
   static constexpr int kBucketedMinCells = 1 << 20;
   static constexpr int kBucketShift = 15;
 
@@ -112,14 +114,18 @@ class CellLists {
   template <class Each, class EachBack>
   int sort_cells(int lo, int hi, int first_slot, const Each &each, const EachBack &each_back);
   void build_serial(int n, const int *cell);
-  void build_bucketed(int n, const int *cell);
   struct Entry {
     int cell, particle;
   };
-  std::vector<Entry> entries_;       // binned particles in bucket order (build_bucketed)
-  std::vector<int> bucket_start_;    // each bucket's end in entries_ after the fill
+  /// a thread's particles in bucket order (sort_bucketed), a cache line of its own
+  struct alignas(64) Scratch {
+    std::vector<Entry> entries;
+    std::vector<int> bucket_start;    // each bucket's end in entries after the fill
+  };
+  std::vector<Scratch> scratch_;    // one per thread
+  template <class Each>
+  int sort_bucketed(int lo, int hi, int first_slot, const Each &each, Scratch &scratch);
   void build_share(int n, int nfirst, const int *cell, int t, int nt);    // thread t of nt
-  void fill_back(const int *cell, const SplitShare &atoms, const CellShare &mine, int t, int nt);
 };
 
 }    // namespace hgrid

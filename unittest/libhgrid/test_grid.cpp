@@ -456,14 +456,16 @@ TEST(CellLists, ParticlesInOtherThreadsCellsKeepTheirSlots)
   }
 }
 
-// Grids of at least kBucketedMinCells cells sort bucket by bucket when serial: the same
-// starts and slots as the reference (each cell's particles in index order) and as the
-// threaded passes, with particles left out, empty buckets, a last bucket part full, a
-// crowded cell, storage reused by a smaller and a larger input, and no particles.
+// Grids of at least kBucketedMinCells cells sort bucket by bucket when serial, and so
+// does each of two threads (a share of that many cells, its buckets from the share's
+// first cell), three not: the same starts and slots as the reference (each cell's
+// particles in index order) whichever way, with particles left out, empty buckets, a
+// last bucket part full, a crowded cell, storage reused by a smaller and a larger
+// input, and no particles.
 TEST(CellLists, LargeGridsSortBucketByBucketAsTheOtherPasses)
 {
   using hgrid::CellLists;
-  const int ncells = CellLists::kBucketedMinCells + 12345;
+  const int ncells = 2 * CellLists::kBucketedMinCells + 12345;
   const int bucket = 1 << CellLists::kBucketShift;
   std::mt19937 rng(17);
   hgrid::CellLists lists;
@@ -486,7 +488,7 @@ TEST(CellLists, LargeGridsSortBucketByBucketAsTheOtherPasses)
     }
     starts[ncells] = static_cast<int>(slots.size());
     for (int nthreads : {1, 2, 3}) {
-      lists.build(n, cell.data(), nthreads);
+      lists.build(n, n / 2, cell.data(), nthreads);
       EXPECT_EQ(std::vector<int>(lists.starts(), lists.starts() + ncells + 1), starts)
           << n << " particles, " << nthreads << " threads";
       EXPECT_EQ(std::vector<int>(lists.particles(), lists.particles() + starts.back()), slots)
