@@ -117,22 +117,7 @@ void CellLists::build_share(int n, int nfirst, const int *cell, int t, int nt)
 {
   const CellShare mine = cell_share(t, nt);
   const SplitShare atoms = split_share_of(n, nfirst, t, nt);
-  for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
-  if (t == 0)    // the first cell of every thread's share, for owner()
-    for (int u = 0; u <= nt; ++u) share_lo_[u] = share_of(num_cells(), u, nt).lo;
-  barrier(nt);
-  int count = 0;
-  for (int p = 0; p < 2; ++p) {
-    for (int i = atoms.part[p].lo; i < atoms.part[p].hi; ++i) {
-      const int g = cell[i];
-      if (mine.holds(g))
-        ++count;
-      else if (g >= 0)
-        outbox(t, owner(g, nt), nt).atoms.push_back(i);
-    }
-    if (p == 0)
-      for (int u = 0; u < nt; ++u) outbox(t, u, nt).nfirst = outbox(t, u, nt).atoms.size();
-  }
+  int count = route_share(cell, atoms, mine, t, nt);
   barrier(nt);
   for (int u = 0; u < nt; ++u)
     if (u != t) count += outbox(u, t, nt).atoms.size();
@@ -176,6 +161,31 @@ void CellLists::build_share(int n, int nfirst, const int *cell, int t, int nt)
     });
   }
   if (t == nt - 1) start_[num_cells()] = end;
+}
+
+/// Thread \p t of \p nt: its particles \p atoms in other threads' cells into their
+/// outboxes (in index order, nfirst of them from the first part); returns how many lie
+/// in its own cells \p mine.
+int CellLists::route_share(const int *cell, const SplitShare &atoms, const CellShare &mine, int t,
+                           int nt)
+{
+  for (int u = 0; u < nt; ++u) outbox(t, u, nt).atoms.clear();
+  if (t == 0)    // the first cell of every thread's share, for owner()
+    for (int u = 0; u <= nt; ++u) share_lo_[u] = share_of(num_cells(), u, nt).lo;
+  barrier(nt);
+  int count = 0;
+  for (int p = 0; p < 2; ++p) {
+    for (int i = atoms.part[p].lo; i < atoms.part[p].hi; ++i) {
+      const int g = cell[i];
+      if (mine.holds(g))
+        ++count;
+      else if (g >= 0)
+        outbox(t, owner(g, nt), nt).atoms.push_back(i);
+    }
+    if (p == 0)
+      for (int u = 0; u < nt; ++u) outbox(t, u, nt).nfirst = outbox(t, u, nt).atoms.size();
+  }
+  return count;
 }
 
 /// Thread \p t's share of the cells, of \p nt threads.

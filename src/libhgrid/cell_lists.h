@@ -33,6 +33,8 @@
 
 namespace hgrid {
 
+struct SplitShare;    // threads.h
+
 class CellLists {
  public:
   /// Slots readable past the last particle (their contents undefined), so that a
@@ -126,6 +128,7 @@ class CellLists {
   template <class Each>
   int sort_bucketed(int lo, int hi, int first_slot, const Each &each, Scratch &scratch);
   void build_share(int n, int nfirst, const int *cell, int t, int nt);    // thread t of nt
+  int route_share(const int *cell, const SplitShare &atoms, const CellShare &mine, int t, int nt);
 };
 
 }    // namespace hgrid
