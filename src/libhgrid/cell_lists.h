@@ -115,6 +115,8 @@ class CellLists {
 
   template <class Each, class EachBack>
   int sort_cells(int lo, int hi, int first_slot, const Each &each, const EachBack &each_back);
+  template <class EachBack>
+  int fill_cells(int lo, int hi, int first_slot, const EachBack &each_back);
   void build_serial(int n, const int *cell);
   struct Entry {
     int cell, particle;
@@ -128,7 +130,8 @@ class CellLists {
   template <class Each>
   int sort_bucketed(int lo, int hi, int first_slot, const Each &each, Scratch &scratch);
   void build_share(int n, int nfirst, const int *cell, int t, int nt);    // thread t of nt
-  int route_share(const int *cell, const SplitShare &atoms, const CellShare &mine, int t, int nt);
+  int route_share(const int *cell, const SplitShare &atoms, const CellShare &mine, int t, int nt,
+                  bool count_cells);
 };
 
 }    // namespace hgrid
