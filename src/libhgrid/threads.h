@@ -7,9 +7,7 @@
    calls per region), and a worksharing loop outside a region allocates its work
    share.  A serial build entered six such regions: 2d, N = 1000, 1e4 steps with a
    rebuild every step, libgomp and the allocator took 9 % of the run.
-   barrier(nt) waits for the other threads of the region.
-   dynamic_for(nt, n, f) is the loop f(0) .. f(n-1) shared among the nt threads of
-   the enclosing region (a dynamic schedule), or a plain loop when nt is 1. */
+   barrier(nt) waits for the other threads of the region. */
 
 #ifndef HGRID_THREADS_H
 #define HGRID_THREADS_H
@@ -34,19 +32,6 @@ template <class Body> void on_threads(int nthreads, const Body &body)
 #endif
   (void) nthreads;
   body(0, 1);
-}
-
-template <class F> void dynamic_for(int nt, int n, const F &f)
-{
-#if defined(_OPENMP)
-  if (nt > 1) {
-#pragma omp for schedule(dynamic)
-    for (int k = 0; k < n; ++k) f(k);
-    return;
-  }
-#endif
-  (void) nt;
-  for (int k = 0; k < n; ++k) f(k);
 }
 
 /// A barrier of the on_threads() region of \p nt threads that calls it (none for one).
