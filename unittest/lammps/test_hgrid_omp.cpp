@@ -7,14 +7,18 @@
    the same run too; and a dense granular run with contact history under 2 threads
    follows the serial run (positions within 1e-8 after 300 steps), under hgrid as under
    bin (the core patch fixes the threaded history fix, which crashed with more than one
-   thread under any neighbor style). */
+   thread under any neighbor style).  A grid of 2^21 to 3 * 2^20 cells on 2 and 3
+   threads: each thread's share of the cells sorted bucket by bucket (2 threads) or
+   not (3), the lists equal to the oracle's. */
 
 #include "hgrid_testing.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "force.h"
 #include "lammps.h"
 #include "library.h"
+#include "nbin_hgrid.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "npair.h"
@@ -24,6 +28,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <typeinfo>
 
@@ -126,4 +131,52 @@ TEST(HGridOmp, ContactHistoryRunMatchesSerial)
     const auto xbin = positions_after_run(omp_spec(serial, 2));
     EXPECT_LT(relative_difference(x1, xbin), 1e-8) << "bin -sf omp, newton " << newton;
   }
+}
+
+// a grid of 2 to 3 times CellLists::kBucketedMinCells cells (a cluster of particles
+// with an intruder in a wide box, a fine first level; HGridOracle's large grid): on 2
+// threads each thread's share of the cells is sorted bucket by bucket
+// (CellLists::sort_bucketed over the particles it reads and those routed to it), on 3
+// plainly; newton on and off, the half and a full size list equal the oracle's (on 2
+// and 4 ranks the shares are smaller)
+TEST(HGridOmp, LargeGridsSortedBucketByBucketOnThreads)
+{
+  for (const int threads : {2, 3})
+    for (const bool newton : {true, false}) {
+      const std::string what =
+          std::to_string(threads) + " threads, newton " + (newton ? "on" : "off");
+      // newton off: a wider window of ghost cells
+      const std::string side = newton ? "300" : "270";
+      std::unique_ptr<LAMMPS> lmp(
+          make_lammps(MPI_COMM_WORLD, {"-sf", "omp", "-pk", "omp", std::to_string(threads)}));
+      ASSERT_NO_THROW(commands(
+          lmp.get(),
+          {std::string("newton ") + (newton ? "on" : "off"), "atom_style sphere 1",
+           "comm_modify vel yes", "region box block 0 " + side + " 0 " + side + " 0 " + side,
+           "create_box 1 box", "region cluster block 125 175 125 175 125 175",
+           "create_atoms 1 random 3000 4711 cluster",
+           "variable d atom 2.0*(1.0-random(0,1,815)*0.9)^(-0.5)", "set group all diameter v_d",
+           "create_atoms 1 single 150 150 150", "variable n equal count(all)",
+           "set atom ${n} diameter 30", "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
+           "pair_coeff * *", "neighbor 0.1 hgrid levels 3 2.2 6.5 30.1", "run 0 post no"}))
+          << what;
+      const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/omp", 1, 0, 0);
+      ASSERT_GE(half, 0) << what;
+      EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), half)) << what;
+      auto *bins = dynamic_cast<LAMMPS_NS::NBinHGrid *>(lmp->neighbor->lists[half]->np->nb);
+      ASSERT_NE(bins, nullptr) << what;
+      // one rank: shares of kBucketedMinCells cells or more on 2 threads, fewer on 3
+      const int ncells = bins->get_cells().num_cells();
+      if (lmp->comm->nprocs == 1) {
+        EXPECT_GE(ncells, 2 * hgrid::CellLists::kBucketedMinCells) << what;
+        EXPECT_LT(ncells, 3 * hgrid::CellLists::kBucketedMinCells) << what;
+      }
+      expect_list_matches(lmp.get(), half, newton ? ListKind::HalfNewton : ListKind::HalfNewtoff,
+                          false, "large grid, half list, " + what);
+      const int full = lammps_request_single_neighlist(
+          lmp.get(), "oracle", LAMMPS_NS::NeighConst::REQ_FULL | LAMMPS_NS::NeighConst::REQ_SIZE,
+          -1.0);
+      EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), full)) << what;
+      expect_list_matches(lmp.get(), full, ListKind::Full, false, "large grid, full list, " + what);
+    }
 }
