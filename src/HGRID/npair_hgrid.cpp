@@ -102,9 +102,9 @@ void NPairHGridBase::copy_stencil_info()
 
 /* ---------------------------------------------------------------------- */
 
-inline NPairHGridBase::Row NPairHGridBase::row_of(int i, int history) const
+inline NPairHGridBase::Row NPairHGridBase::row_of(int i, int history, const int *type) const
 {
-  Row row{i, atom->type[i], -1, 0, history ? 1 : 0, 0};
+  Row row{i, type ? type[i] : 0, -1, 0, history, 0};
   if (molecular == Atom::TEMPLATE) {
     row.imol = atom->molindex[i];
     row.iatom = atom->molatom[i];
@@ -433,10 +433,18 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
   // visitor captures is passed to a function that is not inlined (HGRID_FORCE_INLINE)
   hgrid::SearchCounters local;
 
+  // the list's arrays in locals: the rows' stores (int) could alias its int fields, so
+  // each atom reloaded them; a plain list's rows read no types
+  const int history = list->history ? 1 : 0;
+  const int *const types = plain ? nullptr : atom->type;
+  int *const ilist = list->ilist;
+  int **const firstneigh = list->firstneigh;
+  int *const numneigh = list->numneigh;
+
   for (int i = ifrom; i < ito; i++) {
     int n = 0;
     int *neighptr = ipage.vget();
-    const Row row = row_of(i, list->history);
+    const Row row = row_of(i, history, types);
     auto visit = [&](int j, double delx, double dely, double delz, double rsq, double radsum,
                      bool within) {
       if (plain) {
@@ -468,9 +476,9 @@ int NPairHGrid<HALF, NEWTON, ATOMONLY, TRI>::build_rows(NeighList *list, int ifr
         visit(j, delx, dely, delz, delx * delx + dely * dely + delz * delz,
               atoms.radius(i) + atoms.radius(j), true);
       }
-    list->ilist[i] = i;
-    list->firstneigh[i] = neighptr;
-    list->numneigh[i] = n;
+    ilist[i] = i;
+    firstneigh[i] = neighptr;
+    numneigh[i] = n;
     longest = MAX(longest, n);
     ipage.vgot(n < room ? n : room);
   }

@@ -103,7 +103,8 @@ class NPairHGridBase : public NPair {
     int i, itype, imol, iatom, history;    // history: 1 if the list keeps history bits, else 0
     tagint tagprev;
   };
-  Row row_of(int i, int history) const;    // inline, in npair_hgrid.cpp: once per atom and build
+  // inline, in npair_hgrid.cpp: once per atom and build; type: nullptr if no exclusions
+  Row row_of(int i, int history, const int *type) const;
   // j with the history bit of a touching pair (rsq < radsum^2), without a branch
   static int history_word(const Row &row, int j, double rsq, double radsum)
   {
