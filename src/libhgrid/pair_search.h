@@ -229,19 +229,20 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     }
   }
 
-  /// The levels [0, n) a search from level \p ilevel may read (searches() tells which):
-  /// Top-Down half lists whose larger ghosts search down for their owned partners
-  /// (GridView::ghosts_searched_down) read only the levels below, a particle of the
-  /// lowest level none (most particles of a wide distribution).  The loop over every
-  /// level, each skipped by searches(), cost that many particles 4 % of the rows at
-  /// N = 10^5 and 6 % at 10^6 (gas, omega 100, one core, interleaved)
+  /// The levels [0, n) a search from level \p ilevel may read (searches() tells which;
+  /// every loop over the levels ends here): Top-Down half lists whose larger ghosts
+  /// search down for their owned partners (GridView::ghosts_searched_down, set for
+  /// Top-Down only) read only the levels below, a particle of the lowest level none
+  /// (most particles of a wide distribution).  Looping over every level, each skipped
+  /// by searches(), cost that many particles 4 % of the rows at N = 10^5 and 6 % at
+  /// 10^6 (gas, omega 100, one core, interleaved)
   static HGRID_INLINE int levels_searched(const GridView &g, int ilevel)
   {
     return HALF && g.topdown && g.ghosts_searched_down ? ilevel : g.nlevels;
   }
 
-  /// Does a search from level \p ilevel read level \p l, and for which partners
-  /// (the file comment's rules)?
+  /// Does a search from level \p ilevel read level \p l < levels_searched(), and for
+  /// which partners (the file comment's rules)?
   static HGRID_INLINE bool searches(const GridView &g, int ilevel, int l, Partners &which)
   {
     if (l == ilevel) return false;
@@ -250,13 +251,12 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     if (HALF && NEWTON) {
       if (primary && g.topdown)
         which = Partners::Owned;    // ghosts: from the smaller one
-      else if (!primary && (!g.topdown || g.ghosts_searched_down))
+      else if (!primary && !g.topdown)
         return false;
       else if (!primary)
         which = Partners::Ghosts;
     } else if (HALF && !primary) {
-      if (g.ghosts_searched_down) return false;    // Top-Down only
-      which = Partners::Ghosts;                    // newton off: the other owner stores it too
+      which = Partners::Ghosts;    // newton off: the other owner stores it too
     }
     return true;
   }
@@ -273,7 +273,7 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
     const Query<Atoms> q = query(atoms, i, nlocal, skin);
     const int ilevel = g.level_of_cell(icell);
     int n = g.level_rows[ilevel + 1] - g.level_rows[ilevel];
-    for (int l = 0; l < g.nlevels; ++l) {
+    for (int l = 0; l < levels_searched(g, ilevel); ++l) {
       Partners which = Partners::All;
       if (searches(g, ilevel, l, which)) n += num_rows(range_on(q, g.levels[l], which));
     }
@@ -295,7 +295,7 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
       return;
     }
     k -= nsame;
-    for (int l = 0; l < g.nlevels; ++l) {
+    for (int l = 0; l < levels_searched(g, ilevel); ++l) {
       Partners which = Partners::All;
       if (!searches(g, ilevel, l, which)) continue;
       const CellRange r = range_on(q, g.levels[l], which);
@@ -315,7 +315,7 @@ template <bool HALF, bool NEWTON, bool TRI = false, bool GATHER = false> struct 
   static double most_cells_searched(const GridView &g, int h)
   {
     double most = 0.0;
-    for (int l = 0; l < g.nlevels; ++l) {
+    for (int l = 0; l < levels_searched(g, h); ++l) {
       Partners which = Partners::All;
       if (!searches(g, h, l, which)) continue;
       const LevelView &lv = g.levels[l];
