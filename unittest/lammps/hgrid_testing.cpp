@@ -658,6 +658,27 @@ void check_at_rebuild(void *ptr, int64_t step, int nlocal, int *, double **, dou
   c->checks++;
 }
 
+std::vector<std::string> large_grid_input(bool newton, int side)
+{
+  const std::string l = std::to_string(side);
+  return {std::string("newton ") + (newton ? "on" : "off"),
+          "atom_style sphere 1",
+          "comm_modify vel yes",
+          "region box block 0 " + l + " 0 " + l + " 0 " + l,
+          "create_box 1 box",
+          "region cluster block 125 175 125 175 125 175",
+          "create_atoms 1 random 3000 4711 cluster",
+          "variable d atom 2.0*(1.0-random(0,1,815)*0.9)^(-0.5)",
+          "set group all diameter v_d",
+          "create_atoms 1 single 150 150 150",
+          "variable n equal count(all)",
+          "set atom ${n} diameter 30",
+          "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
+          "pair_coeff * *",
+          "neighbor 0.1 hgrid levels 3 2.2 6.5 30.1",
+          "run 0 post no"};
+}
+
 std::vector<std::string> intruders_input(const std::string &neigh_modify, const std::string &newton)
 {
   return {"units lj",

@@ -192,6 +192,14 @@ extern const std::vector<std::string> pour_column;
 [[nodiscard]] std::vector<std::string> intruders_input(const std::string &neigh_modify,
                                                        const std::string &newton = "off");
 
+/// A grid of millions of cells for few particles (hgrid::CellLists sorts it bucket by
+/// bucket): 3000 spheres (diameters 2 to ~6.3, f(r) ~ r^-3) in a cube of side 50 and an
+/// intruder of diameter 30 at its centre, in a periodic cube of side \p side with
+/// "newton \p newton", gran/hooke/history and "neighbor 0.1 hgrid levels 3 2.2 6.5 30.1"
+/// (a fine first level: about (side / 2.2)^3 cells and the ghost window's); ends with
+/// "run 0 post no".
+[[nodiscard]] std::vector<std::string> large_grid_input(bool newton, int side);
+
 /// Run the lmp executable \p lmp (with extra command-line \p args) on \p input, written
 /// to NAME.in, logging to NAME.log; returns the log. For what must be a process of its
 /// own (a continuation from a restart file, the log of a whole run); one MPI rank only.

@@ -133,12 +133,11 @@ TEST(HGridOmp, ContactHistoryRunMatchesSerial)
   }
 }
 
-// a grid of 2 to 3 times CellLists::kBucketedMinCells cells (a cluster of particles
-// with an intruder in a wide box, a fine first level; HGridOracle's large grid): on 2
-// threads each thread's share of the cells is sorted bucket by bucket
-// (CellLists::sort_bucketed over the particles it reads and those routed to it), on 3
-// plainly; newton on and off, the half and a full size list equal the oracle's (on 2
-// and 4 ranks the shares are smaller)
+// a grid of 2 to 3 times CellLists::kBucketedMinCells cells (large_grid_input, as
+// HGridOracle.LargeGridsSortedBucketByBucket): on 2 threads each thread's share of the
+// cells is sorted bucket by bucket (CellLists::sort_bucketed over the particles it
+// reads and those routed to it), on 3 plainly; newton on and off, the half and a full
+// size list equal the oracle's (on 2 and 4 ranks the shares are smaller)
 TEST(HGridOmp, LargeGridsSortedBucketByBucketOnThreads)
 {
   for (const int threads : {2, 3})
@@ -146,20 +145,10 @@ TEST(HGridOmp, LargeGridsSortedBucketByBucketOnThreads)
       const std::string what =
           std::to_string(threads) + " threads, newton " + (newton ? "on" : "off");
       // newton off: a wider window of ghost cells
-      const std::string side = newton ? "300" : "270";
+      const int side = newton ? 300 : 270;
       std::unique_ptr<LAMMPS> lmp(
           make_lammps(MPI_COMM_WORLD, {"-sf", "omp", "-pk", "omp", std::to_string(threads)}));
-      ASSERT_NO_THROW(commands(
-          lmp.get(),
-          {std::string("newton ") + (newton ? "on" : "off"), "atom_style sphere 1",
-           "comm_modify vel yes", "region box block 0 " + side + " 0 " + side + " 0 " + side,
-           "create_box 1 box", "region cluster block 125 175 125 175 125 175",
-           "create_atoms 1 random 3000 4711 cluster",
-           "variable d atom 2.0*(1.0-random(0,1,815)*0.9)^(-0.5)", "set group all diameter v_d",
-           "create_atoms 1 single 150 150 150", "variable n equal count(all)",
-           "set atom ${n} diameter 30", "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
-           "pair_coeff * *", "neighbor 0.1 hgrid levels 3 2.2 6.5 30.1", "run 0 post no"}))
-          << what;
+      ASSERT_NO_THROW(commands(lmp.get(), large_grid_input(newton, side))) << what;
       const int half = lammps_find_pair_neighlist(lmp.get(), "gran/hooke/history/omp", 1, 0, 0);
       ASSERT_GE(half, 0) << what;
       EXPECT_TRUE(built_by_hgrid_omp(lmp.get(), half)) << what;

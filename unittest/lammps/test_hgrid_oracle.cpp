@@ -229,25 +229,16 @@ TEST(HGridOracle, SizeRatioThousand)
     }
 }
 
-// a grid of more cells than CellLists::kBucketedMinCells (a cluster of particles with
-// an intruder in a wide box, a fine first level): the serial sort into cells goes bucket
-// by bucket (CellLists::build_bucketed; also on each of 2 ranks), and the lists equal
-// the oracle, newton on and off
+// a grid of more cells than CellLists::kBucketedMinCells (large_grid_input: a cluster
+// of particles with an intruder in a wide box, a fine first level): the serial sort
+// into cells goes bucket by bucket (CellLists::build_bucketed; also on each of 2
+// ranks), and the lists equal the oracle, newton on and off
 TEST(HGridOracle, LargeGridsSortedBucketByBucket)
 {
   for (const bool newton : {true, false}) {
     const std::string what = std::string("newton ") + (newton ? "on" : "off");
     std::unique_ptr<LAMMPS> lmp(make_lammps());
-    ASSERT_NO_THROW(commands(
-        lmp.get(),
-        {std::string("newton ") + (newton ? "on" : "off"), "atom_style sphere 1",
-         "comm_modify vel yes", "region box block 0 300 0 300 0 300", "create_box 1 box",
-         "region cluster block 130 170 130 170 130 170", "create_atoms 1 random 2000 4711 cluster",
-         "variable d atom 2.0*(1.0-random(0,1,815)*0.9)^(-0.5)", "set group all diameter v_d",
-         "create_atoms 1 single 150 150 150", "variable n equal count(all)",
-         "set atom ${n} diameter 30", "pair_style gran/hooke/history 1000.0 NULL 50.0 NULL 0.5 0",
-         "pair_coeff * *", "neighbor 0.1 hgrid levels 3 2.2 6.5 30.1", "run 0 post no"}))
-        << what;
+    ASSERT_NO_THROW(commands(lmp.get(), large_grid_input(newton, 300))) << what;
     auto *bins = dynamic_cast<LAMMPS_NS::NBinHGrid *>(lmp->force->pair->list->np->nb);
     ASSERT_NE(bins, nullptr) << what;
     if (lmp->comm->nprocs <= 2)
